@@ -1,0 +1,109 @@
+// Handler globals: dynamically bound handlers kept in real WebAssembly globals.
+//
+//   SNAIL_HANDLER(logger, const Logger*);       // declare (any number of headers)
+//   snail::bind scope(logger, &my_logger);       // bind for this scope
+//   if (auto* l = logger.get()) l->log("hi");    // read the current binding
+//
+// Each handler is a mutable i32 global exported as `snail.handler.<name>`. The
+// runtime treats these globals as the executing task's registers: it saves them
+// when the task waits, installs them when it resumes, and copies them to a child
+// at dispatch. The value a handler holds after the program's initialisation is
+// its default, which root tasks start with.
+//
+// Handler names are program-wide: the same name declared twice, in any
+// namespace, is the same global. The value type must be 32 bits wide (a pointer
+// or a 32-bit integer), because the C++ side binds i32 globals only; other
+// compilers may use the other value types docs/abi.md allows.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
+namespace snail {
+
+// A scoped binding: sets the handler for the lifetime of this object and puts the
+// previous value back when it ends (also when the task unwinds after a
+// cancellation, because cancellation travels as a status value).
+template <class Handler>
+class [[nodiscard]] bind {
+ public:
+  using value_type = typename Handler::value_type;
+
+  bind(Handler, value_type value) noexcept : previous_(Handler::get()) { Handler::set(value); }
+  ~bind() { Handler::set(previous_); }
+
+  bind(const bind&) = delete;
+  bind& operator=(const bind&) = delete;
+
+  // The value this binding replaced (what the handler holds again after the scope).
+  value_type previous() const noexcept { return previous_; }
+
+ private:
+  value_type previous_;
+};
+
+}  // namespace snail
+
+#if defined(__wasm__)
+
+namespace snail::detail {
+template <class T>
+inline constexpr bool handler_value_ok = sizeof(T) == 4 && std::is_trivially_copyable_v<T>;
+}  // namespace snail::detail
+
+// The global is weak so that every translation unit including the declaration
+// defines it and the linker keeps one; `.export_name` exports it under the ABI
+// name without linker flags, and `.no_dead_strip` keeps it when unused.
+#define SNAIL_DETAIL_HANDLER_STORAGE(NAME)                                               \
+  __asm__(".globaltype snail.handler." #NAME ", i32\n"                                  \
+          ".weak snail.handler." #NAME "\n"                                             \
+          ".export_name snail.handler." #NAME ", snail.handler." #NAME "\n"             \
+          ".no_dead_strip snail.handler." #NAME "\n"                                    \
+          "snail.handler." #NAME ":\n");                                                \
+  static_assert(true, "")
+
+#define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
+  static TYPE get() noexcept {                                                          \
+    std::int32_t v;                                                                     \
+    __asm__ volatile("global.get snail.handler." #NAME "\n\tlocal.set %0" : "=r"(v));   \
+    return std::bit_cast<TYPE>(v);                                                      \
+  }                                                                                     \
+  static void set(TYPE value) noexcept {                                                \
+    std::int32_t v = std::bit_cast<std::int32_t>(value);                                \
+    __asm__ volatile("local.get %0\n\tglobal.set snail.handler." #NAME ::"r"(v));       \
+  }
+
+#else  // native builds (unit tests): one variable per handler and thread
+
+namespace snail::detail {
+template <class T>
+inline constexpr bool handler_value_ok =
+    sizeof(T) <= sizeof(void*) && std::is_trivially_copyable_v<T>;
+}  // namespace snail::detail
+
+#define SNAIL_DETAIL_HANDLER_STORAGE(NAME) static_assert(true, "")
+
+#define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
+  static TYPE& slot() noexcept {                                                        \
+    static thread_local TYPE value{};                                                   \
+    return value;                                                                       \
+  }                                                                                     \
+  static TYPE get() noexcept { return slot(); }                                         \
+  static void set(TYPE value) noexcept { slot() = value; }
+
+#endif
+
+// Declares the handler global `snail.handler.NAME` holding a TYPE and an object
+// NAME with get() and set(). Usable at namespace scope in headers.
+#define SNAIL_HANDLER(NAME, TYPE)                                                        \
+  SNAIL_DETAIL_HANDLER_STORAGE(NAME);                                                   \
+  struct snail_handler_##NAME##_t {                                                     \
+    using value_type = TYPE;                                                            \
+    static_assert(::snail::detail::handler_value_ok<TYPE>,                              \
+                  "snail handler values must be 32-bit trivially copyable types "       \
+                  "(a pointer or a 32-bit integer)");                                   \
+    [[maybe_unused]] static constexpr const char* name = #NAME;                         \
+    SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                             \
+  };                                                                                    \
+  inline constexpr snail_handler_##NAME##_t NAME {}

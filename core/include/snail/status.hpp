@@ -1,0 +1,31 @@
+// Status values returned by every snail-core wait and operation.
+//
+// The numbers are part of the program ABI (docs/abi.md): a wait import returns
+// one of them as an i32, so a compiler that is not ours sees the same codes.
+#pragma once
+
+#include <cstdint>
+
+namespace snail {
+
+enum class status : std::int32_t {
+  ok = 0,         // the wait or operation completed
+  cancelled = 1,  // cancellation of the calling task was requested; unwind
+  failed = 2,     // the operation failed (a joined task trapped, an adapter rejected)
+  invalid = 3,    // a bad argument: an unknown task handle, a negative time
+  closed = 4,     // the runtime is closing and accepts no new work
+  denied = 5,     // the host refused the operation (a permission is missing)
+};
+
+// The number of status values; every value below it is defined.
+inline constexpr std::int32_t status_count = 6;
+
+// A short lower-case name for a status ("ok", "cancelled", ...), or "unknown".
+const char* to_string(status s) noexcept;
+
+// Converts a raw ABI value to a status; values outside the enum become `invalid`.
+constexpr status status_from_abi(std::int32_t raw) noexcept {
+  return raw >= 0 && raw < status_count ? static_cast<status>(raw) : status::invalid;
+}
+
+}  // namespace snail

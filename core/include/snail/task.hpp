@@ -1,0 +1,159 @@
+// Tasks and waits: dispatch, join, sleep, yield and the cancellation check.
+//
+// Every wait returns a snail::status instead of throwing: the core is built
+// without exceptions, and a cancelled task unwinds by returning, so destructors
+// (including snail::bind scopes) run on the way out.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "snail/abi.h"
+#include "snail/status.hpp"
+
+namespace snail {
+
+// Suspends the calling task for `ms` milliseconds.
+status sleep(double ms) noexcept;
+
+// Gives the execution permit back and requeues the calling task behind the work
+// that is ready now.
+status yield() noexcept;
+
+// True once cancellation of the calling task was requested. Never suspends.
+bool cancel_requested() noexcept;
+
+// A handle to a dispatched task. Destroying the handle does not stop the task.
+class task {
+ public:
+  task() noexcept = default;
+  task(task&& other) noexcept : handle_(std::exchange(other.handle_, 0)), error_(other.error_) {}
+  task& operator=(task&& other) noexcept {
+    if (this != &other) {
+      reset();
+      handle_ = std::exchange(other.handle_, 0);
+      error_ = other.error_;
+    }
+    return *this;
+  }
+  task(const task&) = delete;
+  task& operator=(const task&) = delete;
+  ~task() { reset(); }
+
+  // Adopts a raw handle returned by snail_dispatch (or its negated status).
+  static task from_abi(std::int32_t raw) noexcept {
+    task t;
+    if (raw > 0) {
+      t.handle_ = raw;
+    } else {
+      t.error_ = status_from_abi(-raw);
+    }
+    return t;
+  }
+
+  // True if the dispatch succeeded.
+  explicit operator bool() const noexcept { return handle_ > 0; }
+
+  // Why the dispatch failed (status::ok when it did not).
+  status error() const noexcept { return error_; }
+
+  // The runtime's id of the task (0 for an empty handle).
+  std::int32_t id() const noexcept { return handle_; }
+
+  // Waits until the task finished. ok: it returned (see result()); failed: it
+  // trapped; cancelled: it was cancelled, or the caller's cancellation was
+  // requested (check cancel_requested()); invalid: an empty handle.
+  status join() noexcept {
+    return handle_ > 0 ? status_from_abi(snail_join(handle_)) : status::invalid;
+  }
+
+  // What the task returned; 0 until it returned.
+  std::int32_t result() const noexcept { return handle_ > 0 ? snail_result(handle_) : 0; }
+
+  // Releases the handle now (the task keeps running).
+  void reset() noexcept {
+    if (handle_ > 0) snail_release(handle_);
+    handle_ = 0;
+  }
+
+ private:
+  std::int32_t handle_ = 0;
+  status error_ = status::ok;
+};
+
+// Dispatches `entry(arg)` as a child task. The child is live before this returns
+// and starts with a copy of the caller's handler bindings. `drop`, if given, is
+// called with `arg` instead of `entry` when the child is discarded before it runs.
+task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
+              void (*drop)(std::int32_t) = nullptr) noexcept;
+
+namespace detail {
+
+// The table index of a function (wasm32), or its index in a registry (native).
+std::int32_t function_index(void (*fn)()) noexcept;
+
+// A pointer as an ABI i32 and back: the address itself in wasm32; natively
+// (unit tests, 64-bit pointers) a registry index.
+#if defined(__wasm__)
+inline std::int32_t pointer_to_abi(void* p) noexcept {
+  return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(p));
+}
+inline void* pointer_from_abi(std::int32_t raw) noexcept {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(static_cast<std::uint32_t>(raw)));
+}
+#else
+void (*function_at(std::int32_t index) noexcept)();
+std::int32_t pointer_to_abi(void* p) noexcept;
+void* pointer_from_abi(std::int32_t raw) noexcept;
+#endif
+
+// The closure of a dispatched callable lives on the heap until the child runs it
+// (or is discarded); the entry and drop trampolines own and delete it.
+template <class F>
+std::int32_t closure_entry(std::int32_t raw) noexcept {
+  F* f = static_cast<F*>(pointer_from_abi(raw));
+  std::int32_t result = 0;
+  if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+    (*f)();
+  } else {
+    result = static_cast<std::int32_t>((*f)());
+  }
+  delete f;
+  return result;
+}
+
+template <class F>
+void closure_drop(std::int32_t raw) noexcept {
+  delete static_cast<F*>(pointer_from_abi(raw));
+}
+
+template <class F>
+std::int32_t closure_arg(F* f) noexcept {
+  return pointer_to_abi(static_cast<void*>(f));
+}
+
+}  // namespace detail
+
+// Dispatches a callable (returning an integer or nothing) as a child task.
+template <class F>
+  requires std::invocable<std::decay_t<F>&> &&
+           (std::is_void_v<std::invoke_result_t<std::decay_t<F>&>> ||
+            std::is_convertible_v<std::invoke_result_t<std::decay_t<F>&>, std::int32_t>)
+task dispatch(F&& f) noexcept {
+  using Closure = std::decay_t<F>;
+  auto* closure = new Closure(std::forward<F>(f));
+  task child = dispatch(&detail::closure_entry<Closure>, detail::closure_arg(closure),
+                        &detail::closure_drop<Closure>);
+  if (!child) delete closure;  // refused: the runtime never saw the closure
+  return child;
+}
+
+}  // namespace snail
+
+// Defines a program entry `NAME`, exported as `snail.entry.NAME`, with the
+// signature (i32 arg) -> i32. Write the body after the macro:
+//   SNAIL_ENTRY(main) { return 0; }
+#define SNAIL_ENTRY(NAME) \
+  extern "C" SNAIL_EXPORT("snail.entry." #NAME) std::int32_t snail_entry_##NAME(std::int32_t arg)

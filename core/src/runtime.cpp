@@ -1,0 +1,103 @@
+// The Wasm side of the runtime: waits, dispatch, task handles and the stack
+// exports the host calls to give each task its own shadow-stack segment.
+#include <cstdint>
+#include <vector>
+
+#include "snail/detail/stack_pool.hpp"
+#include "snail/snail.hpp"
+
+namespace snail {
+
+namespace {
+
+detail::stack_pool& stacks() {
+  // Constructed on first use, from the host's first acquire: it lives on the
+  // neutral stack like every call the host makes between tasks.
+  static detail::stack_pool pool;
+  return pool;
+}
+
+}  // namespace
+
+status sleep(double ms) noexcept { return status_from_abi(snail_sleep(ms)); }
+
+status yield() noexcept { return status_from_abi(snail_yield()); }
+
+bool cancel_requested() noexcept { return snail_cancel_requested() != 0; }
+
+namespace detail {
+
+#if defined(__wasm__)
+
+// In wasm32 a function pointer is its index in __indirect_function_table.
+std::int32_t function_index(void (*fn)()) noexcept {
+  return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(fn));
+}
+
+#else
+
+// Native builds (unit tests) have no function table; a registry stands in so that
+// a test host can call what was dispatched.
+namespace {
+std::vector<void (*)()>& function_registry() {
+  static std::vector<void (*)()> registry{nullptr};
+  return registry;
+}
+}  // namespace
+
+std::int32_t function_index(void (*fn)()) noexcept {
+  auto& registry = function_registry();
+  for (std::size_t i = 1; i < registry.size(); ++i) {
+    if (registry[i] == fn) return static_cast<std::int32_t>(i);
+  }
+  registry.push_back(fn);
+  return static_cast<std::int32_t>(registry.size() - 1);
+}
+
+void (*function_at(std::int32_t index) noexcept)() {
+  auto& registry = function_registry();
+  return index > 0 && static_cast<std::size_t>(index) < registry.size() ? registry[index] : nullptr;
+}
+
+namespace {
+std::vector<void*>& pointer_registry() {
+  static std::vector<void*> registry{nullptr};
+  return registry;
+}
+}  // namespace
+
+std::int32_t pointer_to_abi(void* p) noexcept {
+  if (p == nullptr) return 0;
+  auto& registry = pointer_registry();
+  registry.push_back(p);
+  return static_cast<std::int32_t>(registry.size() - 1);
+}
+
+void* pointer_from_abi(std::int32_t raw) noexcept {
+  auto& registry = pointer_registry();
+  return raw > 0 && static_cast<std::size_t>(raw) < registry.size() ? registry[raw] : nullptr;
+}
+
+#endif
+
+}  // namespace detail
+
+task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
+              void (*drop)(std::int32_t)) noexcept {
+  auto index = [](auto* fn) { return detail::function_index(reinterpret_cast<void (*)()>(fn)); };
+  return task::from_abi(snail_dispatch(index(entry), arg, drop ? index(drop) : 0));
+}
+
+}  // namespace snail
+
+// Stack registers (docs/abi.md, "Stack registers"). The host acquires a segment
+// when a task first enters Wasm and releases it when the task has finished.
+extern "C" SNAIL_EXPORT("snail.stack.acquire") std::uint32_t
+snail_stack_acquire(std::uint32_t size) {
+  return static_cast<std::uint32_t>(snail::stacks().acquire(size));
+}
+
+extern "C" SNAIL_EXPORT("snail.stack.release") std::int32_t
+snail_stack_release(std::uint32_t low) {
+  return snail::stacks().release(low) ? SNAIL_OK : SNAIL_INVALID;
+}

@@ -1,0 +1,61 @@
+// Error classes. Misuse errors carry advice; internal errors mean a bug in
+// snail-core itself and are kept apart so that nobody catches them by accident.
+
+/** Misuse of the API or a program that breaks the ABI; the message says what to do. */
+export class SnailError extends Error {
+  /** @param {string} message @param {{ cause?: unknown, code?: string }} [options] */
+  constructor(message, options = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SnailError';
+    /** A stable machine-readable code, for example 'ERR_ABI' or 'ERR_CLOSED'. */
+    this.code = options.code ?? 'ERR_SNAIL';
+  }
+}
+
+/** A module that does not follow docs/abi.md. */
+export class AbiError extends SnailError {
+  /** @param {string} message @param {{ cause?: unknown }} [options] */
+  constructor(message, options = {}) {
+    super(message, { ...options, code: 'ERR_ABI' });
+    this.name = 'AbiError';
+  }
+}
+
+/** A task that trapped or threw; `task` is the failed task, `cause` the original error. */
+export class TaskFailedError extends Error {
+  /** @param {string} message @param {{ cause?: unknown, task?: unknown }} [options] */
+  constructor(message, options = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TaskFailedError';
+    this.task = options.task;
+  }
+}
+
+/** The result of a task that was cancelled. */
+export class CancelledError extends Error {
+  /** @param {string} message @param {{ task?: unknown }} [options] */
+  constructor(message, options = {}) {
+    super(message);
+    this.name = 'CancelledError';
+    this.task = options.task;
+  }
+}
+
+/** A broken invariant inside snail-core: always a bug, please report it. */
+export class InternalError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(`snail-core internal error: ${message} (this is a bug in snail-core)`);
+    this.name = 'InternalError';
+  }
+}
+
+/** Thrown through a task's Wasm frames when the program calls WASI proc_exit. */
+export class ProgramExit extends Error {
+  /** @param {number} code */
+  constructor(code) {
+    super(`the program exited with code ${code}`);
+    this.name = 'ProgramExit';
+    this.code = code;
+  }
+}

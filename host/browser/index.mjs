@@ -1,0 +1,222 @@
+// snail-core: the public API (environment-neutral; the package root).
+//
+//   import { Runtime } from 'snail-core';
+//   const rt = await Runtime.load('app.wasm');
+//   const task = rt.dispatch('main', 0);
+//   await rt.drain();
+//   console.log(await task.result, rt.stats());
+//   await rt.close();
+import { describeProgram } from './abi.mjs';
+import { Bridge } from './bridge.mjs';
+import {
+  bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
+} from './capabilities.mjs';
+import { SnailError } from './errors.mjs';
+import { loadModule } from './program.mjs';
+import { Wasi } from './wasi.mjs';
+
+export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+export { Status, statusName } from './status.mjs';
+export { Task, TaskState } from './tasks.mjs';
+export { hasJspi } from './capabilities.mjs';
+
+/** Default size of each task's shadow-stack segment, in bytes. */
+export const DEFAULT_STACK_SIZE = 32 * 1024;
+
+/**
+ * @typedef {import('./program.mjs').ProgramSource} ProgramSource
+ * @typedef {import('./tasks.mjs').Task} Task
+ *
+ * @typedef {object} RuntimeOptions
+ * @property {string} [name]  the program's name in messages (default: its path or URL)
+ * @property {string[]} [args]  the program's argv (WASI), program name first
+ * @property {Record<string, string>} [env]  environment variables the program sees (WASI)
+ * @property {(text: string) => void} [stdout]  sink for the program's standard output
+ * @property {(text: string) => void} [stderr]  sink for the program's standard error
+ * @property {Record<string, Record<string, unknown>>} [imports]  further imports the program needs
+ * @property {number} [stackSize]  bytes of shadow stack per task (default 32 KiB)
+ * @property {number} [maxSteps]  permit grants per event-loop turn (default 256)
+ * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 4)
+ * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
+ *   starts wait (default: derived from the platform, at most 10,000)
+ * @property {number} [hardMaxEntered]  absolute bound, joined children included
+ * @property {(callback: () => void) => void} [macrotask]  how to yield one event-loop turn
+ * @property {() => number} [now]  monotonic clock in milliseconds
+ * @property {boolean} [checkInvariants]  check the scheduler's invariants after every step
+ */
+
+/** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
+
+/**
+ * The execution context of one program: its instance, its scheduler, its tasks.
+ */
+export class Runtime {
+  /**
+   * Loads, checks and instantiates a program.
+   * @param {ProgramSource} source  a path (Node), URL, bytes, Response or WebAssembly.Module
+   * @param {RuntimeOptions} [options]
+   * @returns {Promise<Runtime>}
+   */
+  static async load(source, options = {}) {
+    if (!hasJspi) {
+      throw new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' });
+    }
+    const stackSize = options.stackSize ?? DEFAULT_STACK_SIZE;
+    if (!Number.isInteger(stackSize) || stackSize < 1024 || stackSize > 64 * 1024 * 1024) {
+      throw new SnailError(`option stackSize must be an integer between 1024 and 67108864 bytes, got ${String(options.stackSize)}`, { code: 'ERR_OPTION' });
+    }
+    const userImports = options.imports ?? {};
+    for (const reserved of ['snail', 'wasi_snapshot_preview1']) {
+      if (reserved in userImports) {
+        throw new SnailError(`the imports option may not provide module "${reserved}": the runtime provides it`, { code: 'ERR_OPTION' });
+      }
+    }
+
+    const loaded = await loadModule(source, { name: options.name });
+    const shape = describeProgram(loaded.module, loaded.bytes, {
+      name: loaded.name,
+      providedImports: (m, n) => userImports[m] !== undefined && userImports[m][n] !== undefined,
+    });
+
+    const limits = stackLimits();
+    const macrotask = options.macrotask ?? bestMacrotask().schedule;
+    const bridge = new Bridge({
+      programName: loaded.name,
+      stackSize,
+      scheduler: {
+        maxSteps: options.maxSteps,
+        maxTimeMs: options.maxTimeMs,
+        maxEntered: options.maxEntered ?? limits.soft,
+        hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, options.maxEntered ?? 0),
+        macrotask,
+        now: options.now ?? clockNow,
+        keepAlive: processKeepAlive(),
+        checkInvariants: options.checkInvariants,
+      },
+    });
+    const wasi = new Wasi({
+      args: options.args ?? [loaded.name],
+      env: options.env,
+      stdout: options.stdout,
+      stderr: options.stderr,
+    });
+    const wasiNames = shape.imports.filter((i) => i.module === 'wasi_snapshot_preview1').map((i) => i.name);
+    const importObject = {
+      ...userImports,
+      snail: bridge.imports(),
+      wasi_snapshot_preview1: wasi.imports(wasiNames),
+    };
+
+    let instance;
+    try {
+      instance = await WebAssembly.instantiate(loaded.module, /** @type {any} */ (importObject));
+    } catch (error) {
+      throw new SnailError(`${loaded.name} could not be instantiated: ${message(error)}`, { cause: error, code: 'ERR_LINK' });
+    }
+    wasi.attach(instance);
+    bridge.attach(instance, shape);
+    const init = instance.exports._initialize;
+    if (typeof init === 'function') {
+      try {
+        init();
+      } catch (error) {
+        throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${message(error)}`, { cause: error, code: 'ERR_INIT' });
+      }
+    }
+    bridge.captureDefaults();
+    return new Runtime(bridge, instance, loaded.name, shape);
+  }
+
+  /**
+   * Use Runtime.load().
+   * @param {Bridge} bridge @param {WebAssembly.Instance} instance @param {string} name
+   * @param {import('./abi.mjs').ProgramShape} shape
+   */
+  constructor(bridge, instance, name, shape) {
+    /** @private */ this.bridge = bridge;
+    /** The program's instance. Do not call its exports while tasks run. */
+    this.instance = instance;
+    /** The program's name, as used in messages. */
+    this.name = name;
+    /** The program's entry names. @type {readonly string[]} */
+    this.entries = Object.freeze([...shape.entries]);
+    /**
+     * Every handler global of the program, in register order.
+     * @type {readonly HandlerGlobal[]}
+     */
+    this.handlerGlobals = Object.freeze(shape.handlers.map((h) => Object.freeze({ name: h.name, module: name, type: h.type })));
+    /** @private */ this.closed = false;
+  }
+
+  /**
+   * Dispatches a root task running the entry `entry` with `arg`. The task is in
+   * the live set when this returns; it starts from the runtime's default
+   * handler bindings.
+   * @param {string} [entry]  an entry name (see `entries`); default "main"
+   * @param {number} [arg]  a 32-bit integer passed to the entry
+   * @returns {Task}
+   */
+  dispatch(entry = 'main', arg = 0) {
+    if (this.closed) {
+      throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
+    }
+    if (typeof entry !== 'string') {
+      throw new SnailError(`dispatch() takes an entry name, got ${typeof entry}`, { code: 'ERR_ARG' });
+    }
+    if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < -(2 ** 31) || arg >= 2 ** 32) {
+      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, got ${String(arg)}`, { code: 'ERR_ARG' });
+    }
+    return this.bridge.dispatchEntry(entry, arg | 0);
+  }
+
+  /**
+   * Resolves when the live set is empty: at once if it already is. Work
+   * dispatched after that begins a new interval, which a new drain() waits for.
+   * @returns {Promise<void>}
+   */
+  drain() {
+    return this.bridge.scheduler.drain();
+  }
+
+  /**
+   * Refuses new work, then waits for the live set to empty.
+   * @returns {Promise<{ live: number }>}
+   */
+  async close() {
+    this.closed = true;
+    this.bridge.closing = true;
+    await this.drain();
+    return { live: this.bridge.scheduler.live.size };
+  }
+
+  /** The live tasks, oldest first. @returns {Task[]} */
+  tasks() {
+    return [...this.bridge.scheduler.live].sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Counters: live, queued, executing, suspended, ready, entered, dispatched,
+   * started, returned, failed, cancelled, steps, yields, intervals, peakLive,
+   * peakEntered, carriers, peakCarriers, carrierReuses, stacksInUse, slotsInUse,
+   * handles, pendingGates.
+   */
+  stats() {
+    return this.bridge.stats();
+  }
+
+  /** Checks the scheduler's invariants; throws an InternalError if one is broken. */
+  assertInvariants() {
+    this.bridge.scheduler.assertInvariants();
+  }
+
+  /** The bounds admission control applies: { maxEntered, hardMaxEntered }. */
+  get limits() {
+    const s = this.bridge.scheduler;
+    return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
+  }
+}
+
+/** @param {unknown} e */
+function message(e) {
+  return e instanceof Error ? e.message : String(e);
+}

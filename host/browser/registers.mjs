@@ -1,0 +1,349 @@
+// The register file and the carriers (internal).
+//
+// A program's registers are its handler globals plus its stack registers
+// (`__stack_pointer`, `snail.stack.base`, `snail.stack.limit`). The runtime
+// generates one small Wasm module per program that imports those globals and
+// saves, installs and copies them in Wasm: one call from JS per switch instead of
+// one JS accessor call per global. Each task owns a *slot*: its binding vector
+// while it is queued, its saved registers while it is suspended. Slot 0 holds the
+// defaults (the values after the program's initialisation).
+//
+// The same module holds the carrier: the `promising` entry point that runs a
+// task's entry and, when the task returns, asks the scheduler for the next start
+// and runs it on the same stack. Tasks that finish without suspending therefore
+// share one JSPI stack instead of paying for a fresh one each.
+import { Code, ModuleWriter, op } from './wasm-binary.mjs';
+
+const NUMERIC = new Set(['i32', 'i64', 'f32', 'f64']);
+const LOAD = { i32: [op.i32_load, 2], i64: [op.i64_load, 3], f32: [op.f32_load, 2], f64: [op.f64_load, 3] };
+const STORE = { i32: [op.i32_store, 2], i64: [op.i64_store, 3], f32: [op.f32_store, 2], f64: [op.f64_store, 3] };
+const PAGE = 65536;
+
+/**
+ * @typedef {'handler' | 'stack_pointer' | 'stack_base' | 'stack_limit'} RegisterRole
+ * @typedef {{ name: string, module: string, type: string, role: RegisterRole, global: WebAssembly.Global }} Register
+ * @typedef {{ name: string, fn: Function }} NamedEntry
+ */
+
+/**
+ * Builds and instantiates the register file of one program.
+ * @param {{ registers: Register[], entries: NamedEntry[], table: WebAssembly.Table | null,
+ *           next: (slot: number, result: number) => number }} spec
+ */
+export function createRegisterFile({ registers, entries, table, next }) {
+  // Handlers first, so that a binding vector is one contiguous prefix of a slot.
+  const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
+  const numeric = ordered.filter((r) => NUMERIC.has(r.type));
+  const externs = ordered.filter((r) => r.type === 'externref');
+  const funcs = ordered.filter((r) => r.type === 'funcref');
+  for (const r of ordered) {
+    if (!NUMERIC.has(r.type) && r.type !== 'externref' && r.type !== 'funcref') {
+      throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
+    }
+  }
+  // Every numeric register takes 8 bytes; the last 8 bytes of a slot hold the
+  // entry and argument of a task that has not started yet.
+  const stride = numeric.length * 8 + 8;
+  const entryOffset = stride - 8;
+
+  const w = new ModuleWriter();
+  const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
+  const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
+  /** @type {Map<Register, number>} */
+  const globalIndex = new Map();
+  ordered.forEach((r, i) => globalIndex.set(r, w.importGlobal('registers', String(i), r.type, true)));
+  const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
+  const externTable = w.table('externref', 0);
+  const funcTable = w.table('funcref', 0);
+  w.memory(1);
+
+  const offsetOf = (r) => numeric.indexOf(r) * 8;
+  /** Emits `slot * stride` into local `base` (local index 1 for single-param funcs). */
+  const slotBase = (c, slotLocal, baseLocal) => {
+    c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
+  };
+  /** Emits the index of ref register r of `slotLocal` into the stack. */
+  const refIndex = (c, r, slotLocal) => {
+    const list = r.type === 'externref' ? externs : funcs;
+    c.idx(op.local_get, slotLocal).i32(list.length).emit(op.i32_mul).i32(list.indexOf(r)).emit(op.i32_add);
+  };
+  const refTable = (r) => (r.type === 'externref' ? externTable : funcTable);
+
+  /** save registers `which` from globals into the slot in local 0. */
+  const emitSave = (c, which, baseLocal) => {
+    for (const r of which) {
+      if (NUMERIC.has(r.type)) {
+        const [store, align] = STORE[r.type];
+        c.idx(op.local_get, baseLocal).idx(op.global_get, globalIndex.get(r)).mem(store, align, offsetOf(r));
+      } else {
+        refIndex(c, r, 0);
+        c.idx(op.global_get, globalIndex.get(r)).idx(op.table_set, refTable(r));
+      }
+    }
+  };
+  /** install registers `which` from the slot in `slotLocal` into globals. */
+  const emitInstall = (c, which, slotLocal, baseLocal) => {
+    for (const r of which) {
+      if (NUMERIC.has(r.type)) {
+        const [load, align] = LOAD[r.type];
+        c.idx(op.local_get, baseLocal).mem(load, align, offsetOf(r)).idx(op.global_set, globalIndex.get(r));
+      } else {
+        refIndex(c, r, slotLocal);
+        c.idx(op.table_get, refTable(r)).idx(op.global_set, globalIndex.get(r));
+      }
+    }
+  };
+  const handlers = ordered.filter((r) => r.role === 'handler');
+  const byRole = (role) => ordered.find((r) => r.role === role);
+
+  // save(slot): every register into the slot.
+  {
+    const c = new Code();
+    c.local('i32');
+    slotBase(c, 0, 1);
+    emitSave(c, ordered, 1);
+    w.export('save', 'function', w.func(['i32'], [], c));
+  }
+  // install(slot): every register from the slot.
+  {
+    const c = new Code();
+    c.local('i32');
+    slotBase(c, 0, 1);
+    emitInstall(c, ordered, 0, 1);
+    w.export('install', 'function', w.func(['i32'], [], c));
+  }
+  // suspend(slot): save, then install the defaults (slot 0). One call per wait.
+  {
+    const c = new Code();
+    c.local('i32');
+    c.local('i32');
+    slotBase(c, 0, 1);
+    emitSave(c, ordered, 1);
+    c.i32(0).idx(op.local_set, 2);
+    emitInstall(c, ordered, 2, 2);
+    w.export('suspend', 'function', w.func(['i32'], [], c));
+  }
+  // capture(slot): the current handler bindings into the slot (dispatch).
+  {
+    const c = new Code();
+    c.local('i32');
+    slotBase(c, 0, 1);
+    emitSave(c, handlers, 1);
+    w.export('capture', 'function', w.func(['i32'], [], c));
+  }
+  // inherit(from, to): copy the binding vector of one slot to another.
+  {
+    const c = new Code();
+    c.local('i32');
+    c.local('i32');
+    slotBase(c, 0, 2);
+    slotBase(c, 1, 3);
+    for (const r of handlers) {
+      if (NUMERIC.has(r.type)) {
+        const [load, align] = LOAD[r.type];
+        const [store] = STORE[r.type];
+        c.idx(op.local_get, 3).idx(op.local_get, 2).mem(load, align, offsetOf(r)).mem(store, align, offsetOf(r));
+      } else {
+        refIndex(c, r, 1);
+        refIndex(c, r, 0);
+        c.idx(op.table_get, refTable(r)).idx(op.table_set, refTable(r));
+      }
+    }
+    w.export('inherit', 'function', w.func(['i32', 'i32'], [], c));
+  }
+  // start(slot, low, size): install the slot's bindings and a fresh stack segment.
+  {
+    const c = new Code();
+    c.local('i32');
+    slotBase(c, 0, 3);
+    emitInstall(c, handlers, 0, 3);
+    for (const [role, top] of [['stack_pointer', true], ['stack_base', true], ['stack_limit', false]]) {
+      const r = byRole(role);
+      if (!r) continue;
+      c.idx(op.local_get, 1);
+      if (top) c.idx(op.local_get, 2).emit(op.i32_add);
+      c.idx(op.global_set, globalIndex.get(r));
+    }
+    w.export('start', 'function', w.func(['i32', 'i32', 'i32'], [], c));
+  }
+  // drop(fn, arg): call a drop function (i32) -> () of the program's table.
+  {
+    const c = new Code();
+    if (programTable >= 0) {
+      c.idx(op.local_get, 1).idx(op.local_get, 0);
+      c.idx(op.call_indirect, w.type(['i32'], [])).bytes.push(...leb(programTable));
+    } else {
+      c.emit(op.unreachable);
+    }
+    w.export('drop', 'function', w.func(['i32', 'i32'], [], c));
+  }
+  // carrier(slot): run the task in `slot`, then whatever next() hands over.
+  {
+    const c = new Code();
+    const params = 1;
+    const entry = params + c.local('i32');
+    const result = params + c.local('i32');
+    const base = params + c.local('i32');
+    c.emit(op.loop, op.void);
+    slotBase(c, 0, base);
+    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset).idx(op.local_set, entry);
+    // if (entry >= 0) result = table[entry](arg) else result = entries[-entry-1](arg)
+    c.idx(op.local_get, entry).i32(0).emit(op.i32_ge_s);
+    c.emit(op.if, op.void);
+    if (programTable >= 0) {
+      c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 4);
+      c.idx(op.local_get, entry);
+      c.idx(op.call_indirect, w.type(['i32'], ['i32'])).bytes.push(...leb(programTable));
+      c.idx(op.local_set, result);
+    } else {
+      c.emit(op.unreachable);
+    }
+    c.emit(op.else);
+    const n = fnEntries.length;
+    if (n === 0) {
+      c.emit(op.unreachable);
+    } else {
+      c.emit(op.block, op.void); // $done
+      c.emit(op.block, op.void); // $default
+      for (let i = n - 1; i >= 0; i--) c.emit(op.block, op.void);
+      c.i32(-1).idx(op.local_get, entry).emit(op.i32_sub); // -1 - entry = -entry - 1
+      c.brTable([...Array(n).keys()], n);
+      for (let i = 0; i < n; i++) {
+        c.emit(op.end);
+        c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 4);
+        c.idx(op.call, fnEntries[i]).idx(op.local_set, result);
+        c.idx(op.br, n - i);
+      }
+      c.emit(op.end); // $default
+      c.emit(op.unreachable);
+      c.emit(op.end); // $done
+    }
+    c.emit(op.end); // if
+    c.idx(op.local_get, 0).idx(op.local_get, result).idx(op.call, fnNext).idx(op.local_tee, 0);
+    c.idx(op.br_if, 0);
+    c.emit(op.end); // loop
+    c.i32(0);
+    w.export('carrier', 'function', w.func(['i32'], ['i32'], c));
+  }
+  w.export('memory', 'memory', 0);
+  w.export('externs', 'table', externTable);
+  w.export('funcs', 'table', funcTable);
+
+  /** @type {Record<string, Record<string, any>>} */
+  const imports = {
+    js: { next },
+    entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
+    registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
+  };
+  if (table) imports.program = { table };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(w.bytes()), imports);
+  return new RegisterFile(instance, { stride, entryOffset, externs: externs.length, funcs: funcs.length, registers: ordered });
+}
+
+/** @param {number} value */
+function leb(value) {
+  const out = [];
+  let v = value >>> 0;
+  do {
+    let b = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) b |= 0x80;
+    out.push(b);
+  } while (v !== 0);
+  return out;
+}
+
+/** The instantiated register file of one program. */
+export class RegisterFile {
+  /**
+   * @param {WebAssembly.Instance} instance
+   * @param {{ stride: number, entryOffset: number, externs: number, funcs: number, registers: Register[] }} layout
+   */
+  constructor(instance, layout) {
+    const x = /** @type {any} */ (instance.exports);
+    this.layout = layout;
+    this.memory = /** @type {WebAssembly.Memory} */ (x.memory);
+    this.externTable = /** @type {WebAssembly.Table} */ (x.externs);
+    this.funcTable = /** @type {WebAssembly.Table} */ (x.funcs);
+    /** @type {(slot: number) => void} */ this.save = x.save;
+    /** @type {(slot: number) => void} */ this.install = x.install;
+    /** @type {(slot: number) => void} */ this.suspend = x.suspend;
+    /** @type {(slot: number) => void} */ this.capture = x.capture;
+    /** @type {(from: number, to: number) => void} */ this.inherit = x.inherit;
+    /** @type {(slot: number, low: number, size: number) => void} */ this.start = x.start;
+    /** @type {(fn: number, arg: number) => void} */ this.drop = x.drop;
+    /** The carrier export; the bridge wraps it with WebAssembly.promising. */
+    this.carrier = x.carrier;
+    this.capacity = 0;
+    this.words = new Int32Array(this.memory.buffer);
+    /** @type {number[]} free slots, most recently freed last */
+    this.free = [];
+    this.used = 1; // slot 0 holds the defaults
+    this.ensure(64);
+  }
+
+  /** Grows memory and tables to hold `slots` slots. */
+  ensure(slots) {
+    if (slots <= this.capacity) return;
+    const { stride, externs, funcs } = this.layout;
+    const capacity = Math.max(slots, this.capacity * 2);
+    const needBytes = capacity * stride;
+    const pages = Math.ceil(needBytes / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (pages > 0) this.memory.grow(pages);
+    if (externs) this.externTable.grow(capacity * externs - this.externTable.length, null);
+    if (funcs) this.funcTable.grow(capacity * funcs - this.funcTable.length, null);
+    this.words = new Int32Array(this.memory.buffer);
+    this.capacity = capacity;
+  }
+
+  /** A free slot for a new task. */
+  allocate() {
+    if (this.free.length) return /** @type {number} */ (this.free.pop());
+    if (this.used >= this.capacity) this.ensure(this.used + 1);
+    return this.used++;
+  }
+
+  /** Returns a slot; references it held are cleared so they can be collected. */
+  release(slot) {
+    const { externs, funcs } = this.layout;
+    if (externs) this.externTable.fill(slot * externs, null, externs);
+    if (funcs) this.funcTable.fill(slot * funcs, null, funcs);
+    this.free.push(slot);
+  }
+
+  /** Slots handed out and not released (not counting the defaults). */
+  get inUse() {
+    return this.used - 1 - this.free.length;
+  }
+
+  /** Records what a queued task will run: a table index (>= 0) or a named entry (< 0). */
+  setEntry(slot, entry, arg) {
+    const i = (slot * this.layout.stride + this.layout.entryOffset) >> 2;
+    this.words[i] = entry;
+    this.words[i + 1] = arg;
+  }
+
+  entryOf(slot) {
+    const i = (slot * this.layout.stride + this.layout.entryOffset) >> 2;
+    return { entry: this.words[i], arg: this.words[i + 1] };
+  }
+
+  /** The value of register `index` (in layout order) saved in `slot`, for inspection. */
+  read(slot, register) {
+    const { stride, externs, funcs, registers } = this.layout;
+    const numeric = registers.filter((r) => NUMERIC.has(r.type));
+    if (NUMERIC.has(register.type)) {
+      const view = new DataView(this.memory.buffer);
+      const at = slot * stride + numeric.indexOf(register) * 8;
+      switch (register.type) {
+        case 'i32': return view.getInt32(at, true);
+        case 'i64': return view.getBigInt64(at, true);
+        case 'f32': return view.getFloat32(at, true);
+        default: return view.getFloat64(at, true);
+      }
+    }
+    const list = registers.filter((r) => r.type === register.type);
+    const table = register.type === 'externref' ? this.externTable : this.funcTable;
+    return table.get(slot * (register.type === 'externref' ? externs : funcs) + list.indexOf(register));
+  }
+}

@@ -1,0 +1,516 @@
+// The scheduler shared by every runtime adapter: one JavaScript agent, no workers.
+//
+// It keeps the live set (queued, executing and suspended tasks), the ready queue
+// of starts and resumptions, and the execution permit: the right to run Wasm that
+// uses the program's handler globals. It knows nothing about Wasm itself; the
+// JSPI bridge (bridge.mjs) is its engine and enters or resumes a task when the
+// scheduler grants it the permit.
+//
+// Short tasks advance through microtasks. After a bounded number of grants, or a
+// bounded time, the scheduler stops granting and waits for one event-loop turn
+// through the environment's macrotask source, so timers and input are served. It
+// never spins: when nothing is ready it does nothing at all.
+import { InternalError, SnailError } from './errors.mjs';
+
+/** Task states. Live: queued, executing, suspended. Done: returned, failed, cancelled. */
+export const TaskState = Object.freeze({
+  queued: 'queued',
+  executing: 'executing',
+  suspended: 'suspended',
+  returned: 'returned',
+  failed: 'failed',
+  cancelled: 'cancelled',
+});
+
+/** @typedef {'queued'|'executing'|'suspended'|'returned'|'failed'|'cancelled'} TaskStateName */
+
+/** The legal transitions; every transition checks this table first. */
+const LEGAL = {
+  queued: ['executing', 'cancelled'],
+  executing: ['suspended', 'returned', 'failed', 'cancelled'],
+  suspended: ['executing'],
+  returned: [],
+  failed: [],
+  cancelled: [],
+};
+
+const LIVE = new Set(['queued', 'executing', 'suspended']);
+
+/**
+ * One task: one invocation of a program entry. The public surface is `id`,
+ * `entry`, `state`, `waitingOn`, `result` and `done`; fields starting with `_`
+ * belong to the scheduler and the bridge.
+ */
+export class Task {
+  /** @param {number} id @param {string} entry */
+  constructor(id, entry) {
+    /** A positive integer, unique within its runtime; Wasm sees it as the task handle. */
+    this.id = id;
+    /** The entry this task runs: an exported entry name or `table[N]`. */
+    this.entry = entry;
+    /** @type {TaskStateName} */
+    this.state = TaskState.queued;
+    /** What a suspended task waits for ("sleep 5 ms", "join #3"), else null. */
+    this.waitingOn = /** @type {string | null} */ (null);
+    /** @type {number | undefined} what the entry returned */
+    this.value = undefined;
+    /** @type {unknown} why the task failed */
+    this.error = undefined;
+    // Scheduler fields.
+    this._seq = 0; // enqueue order in the ready queue
+    this._ready = false; // suspended with a resumption in the ready queue
+    this._boosted = false; // a start someone joins: may enter above the soft bound
+    /** @type {unknown} the value the resumption delivers to Wasm */
+    this._delivery = undefined;
+    /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void }} */
+    this._done = null;
+    /** @type {Promise<number> | null} */
+    this._result = null;
+    // Bridge fields.
+    this._slot = 0; // register-file slot
+    this._stackLow = 0; // lowest address of the task's stack segment, 0 if none
+    /** @type {((value: unknown) => void) | null} resolves the gate of a suspended task */
+    this._gate = null;
+    this._handles = 0; // handles Wasm holds on this task
+    this._drop = 0; // table index of the program's drop function, 0 if none
+    this._arg = 0;
+    /** @type {any} the carrier running this task */
+    this._carrier = null;
+  }
+
+  /** True once the task left the live set. */
+  get finished() {
+    return !LIVE.has(this.state);
+  }
+
+  /**
+   * A promise that resolves with this task when it leaves the live set, however
+   * it ended. It never rejects.
+   * @returns {Promise<Task>}
+   */
+  get done() {
+    if (this.finished) return Promise.resolve(this);
+    if (!this._done) {
+      /** @type {(t: Task) => void} */
+      let resolve = () => {};
+      const promise = new Promise((r) => { resolve = r; });
+      this._done = { promise, resolve };
+    }
+    return this._done.promise;
+  }
+
+  /**
+   * A promise of the entry's return value. Rejects with the task's error when it
+   * failed or was cancelled. Created on first use, so an ignored failure never
+   * becomes an unhandled rejection.
+   * @returns {Promise<number>}
+   */
+  get result() {
+    if (!this._result) {
+      this._result = this.done.then((t) => {
+        if (t.state === TaskState.returned) return /** @type {number} */ (t.value);
+        throw t.error;
+      });
+    }
+    return this._result;
+  }
+
+  toString() {
+    return `task #${this.id} (${this.entry}, ${this.state})`;
+  }
+}
+
+/** A FIFO of tasks with lazy removal: stale entries are skipped when reached. */
+class TaskQueue {
+  constructor() {
+    /** @type {Task[]} */
+    this.items = [];
+    this.head = 0;
+  }
+  /** @param {Task} t */
+  push(t) {
+    this.items.push(t);
+  }
+  /** @param {(t: Task) => boolean} valid */
+  peek(valid) {
+    while (this.head < this.items.length) {
+      const t = this.items[this.head];
+      if (valid(t)) return t;
+      this.head++;
+    }
+    this.compact();
+    return null;
+  }
+  pop() {
+    const t = this.items[this.head++];
+    this.compact();
+    return t;
+  }
+  compact() {
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    } else if (this.head === this.items.length && this.head > 0) {
+      this.items.length = 0;
+      this.head = 0;
+    }
+  }
+  get length() {
+    return this.items.length - this.head;
+  }
+}
+
+/**
+ * @typedef {object} SchedulerEngine
+ * @property {(task: Task, fromTopLevel: boolean) => void} enter  start a task's Wasm
+ * @property {(task: Task) => void} resume  install a task's registers and settle its gate
+ *
+ * @typedef {object} SchedulerOptions
+ * @property {number} [maxSteps]  grants per event-loop turn (default 256)
+ * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 4)
+ * @property {number} [maxEntered]  tasks that may enter Wasm (soft bound for new starts)
+ * @property {number} [hardMaxEntered]  absolute bound, joined children included
+ * @property {(callback: () => void) => void} [macrotask]  yields one event-loop turn
+ * @property {() => number} [now]  monotonic clock in ms
+ * @property {{ hold: () => void, release: () => void }} [keepAlive]  held while tasks are live
+ * @property {boolean} [checkInvariants]  run assertInvariants() after every step
+ */
+
+export class Scheduler {
+  /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
+  constructor(engine, options = {}) {
+    this.engine = engine;
+    this.maxSteps = positiveInteger(options.maxSteps ?? 256, 'maxSteps');
+    this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 4, 'maxTimeMs');
+    this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
+    this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
+    this.macrotask = options.macrotask ?? ((cb) => setTimeout(cb, 0));
+    this.now = options.now ?? (() => Date.now());
+    this.keepAlive = options.keepAlive ?? { hold() {}, release() {} };
+    this.checkInvariants = options.checkInvariants ?? false;
+
+    /** @type {Set<Task>} */
+    this.live = new Set();
+    /** The task holding the execution permit, or null. */
+    this.holder = /** @type {Task | null} */ (null);
+    this.resumptions = new TaskQueue();
+    this.boostedStarts = new TaskQueue();
+    this.starts = new TaskQueue();
+    this.seq = 0;
+
+    this.turnActive = false; // a turn-end macrotask is pending
+    this.turnSteps = 0;
+    this.turnStart = 0;
+    this.paused = false; // budget exhausted: waiting for the turn-end macrotask
+    this.pumping = false;
+
+    /** @type {(() => void)[]} */
+    this.drainWaiters = [];
+    this.counts = { queued: 0, executing: 0, suspended: 0, ready: 0, entered: 0 };
+    this.totals = {
+      dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
+      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0,
+    };
+    this.onTurnEnd = () => {
+      this.turnActive = false;
+      if (this.paused) {
+        this.paused = false;
+        this.pump(true);
+      }
+    };
+  }
+
+  /**
+   * Checks a transition against the state machine and applies it.
+   * @param {Task} task @param {TaskStateName} to
+   */
+  transition(task, to) {
+    if (!LEGAL[task.state].includes(to)) {
+      throw new InternalError(`illegal transition of ${task}: ${task.state} -> ${to}`);
+    }
+    this.counts[/** @type {'queued'} */ (task.state)] -= LIVE.has(task.state) ? 1 : 0;
+    task.state = to;
+    if (LIVE.has(to)) this.counts[/** @type {'queued'} */ (to)] += 1;
+  }
+
+  /**
+   * Inserts a new task into the live set as queued, with its start in the ready
+   * queue. The caller decides when to pump.
+   * @param {Task} task
+   */
+  add(task) {
+    if (task.state !== TaskState.queued || this.live.has(task)) {
+      throw new InternalError(`add() of a task that is not new: ${task}`);
+    }
+    if (this.live.size === 0) {
+      this.totals.intervals++;
+      this.keepAlive.hold();
+    }
+    this.live.add(task);
+    this.counts.queued++;
+    this.totals.dispatched++;
+    if (this.live.size > this.totals.peakLive) this.totals.peakLive = this.live.size;
+    task._seq = ++this.seq;
+    this.starts.push(task);
+    this.stepDone();
+  }
+
+  /**
+   * Marks a queued start as joined: it may enter Wasm above the soft bound, so a
+   * task waiting for it cannot deadlock behind admission control.
+   * @param {Task} task
+   */
+  boost(task) {
+    if (task.state !== TaskState.queued || task._boosted) return;
+    task._boosted = true;
+    task._seq = ++this.seq;
+    this.boostedStarts.push(task);
+  }
+
+  /**
+   * The executing task parks at a wait: it gives the permit back.
+   * @param {Task} task @param {string} waitingOn
+   */
+  suspend(task, waitingOn) {
+    if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
+    this.transition(task, TaskState.suspended);
+    task.waitingOn = waitingOn;
+    this.holder = null;
+    this.stepDone();
+  }
+
+  /**
+   * The operation a suspended task waits for completed: its resumption, which
+   * will deliver `delivery` to its Wasm, joins the ready queue.
+   * @param {Task} task @param {unknown} delivery
+   */
+  ready(task, delivery) {
+    if (task.state !== TaskState.suspended || task._ready) {
+      throw new InternalError(`ready() of ${task}, which is not a parked suspended task`);
+    }
+    task._ready = true;
+    task._delivery = delivery;
+    task._seq = ++this.seq;
+    this.counts.ready++;
+    this.resumptions.push(task);
+    this.stepDone();
+  }
+
+  /**
+   * The executing task left Wasm for good: it returned, failed or finished
+   * unwinding after cancellation. Only this task leaves the live set.
+   * @param {Task} task @param {'returned'|'failed'|'cancelled'} how
+   */
+  finish(task, how) {
+    if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
+    this.holder = null;
+    this.counts.entered--;
+    this.retire(task, how);
+  }
+
+  /**
+   * A queued task that never entered Wasm is discarded: it leaves the live set
+   * without running.
+   * @param {Task} task
+   */
+  discard(task) {
+    if (task.state !== TaskState.queued) throw new InternalError(`discard() of ${task}, which is not queued`);
+    this.retire(task, TaskState.cancelled);
+  }
+
+  /** @param {Task} task @param {'returned'|'failed'|'cancelled'} how */
+  retire(task, how) {
+    this.transition(task, how);
+    task.waitingOn = null;
+    this.totals[how]++;
+    this.live.delete(task);
+    if (task._done) task._done.resolve(task);
+    if (this.live.size === 0) {
+      this.keepAlive.release();
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
+    }
+    this.stepDone();
+  }
+
+  /**
+   * Grants the permit to ready work while the turn's budget lasts. Entering a
+   * task's Wasm synchronously is allowed only from the top level (no Wasm frames
+   * below us); elsewhere the start is granted and entered from a microtask.
+   * @param {boolean} fromTopLevel
+   */
+  pump(fromTopLevel) {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.holder === null && !this.paused) {
+        const task = this.pickNext();
+        if (task === null) return;
+        if (!this.takeStep()) return;
+        this.grant(this.popPicked(task), fromTopLevel);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /**
+   * The next task to get the permit, by ready order, honouring admission control.
+   * @returns {Task | null}
+   */
+  pickNext() {
+    const r = this.resumptions.peek(isParkedReady);
+    const canEnter = this.counts.entered < this.maxEntered;
+    const b = this.counts.entered < this.hardMaxEntered ? this.boostedStarts.peek(isQueued) : null;
+    const s = canEnter ? this.starts.peek(isQueued) : null;
+    let best = r;
+    if (b && (!best || b._seq < best._seq)) best = b;
+    if (s && (!best || s._seq < best._seq)) best = s;
+    return best;
+  }
+
+  /** Removes the picked task from the head of its queue. @param {Task} task */
+  popPicked(task) {
+    if (task.state === TaskState.suspended) this.resumptions.pop();
+    else if (this.boostedStarts.peek(isQueued) === task) this.boostedStarts.pop();
+    else this.starts.pop();
+    return task;
+  }
+
+  /**
+   * A start whose carrier just became free may run on that carrier at once, as
+   * long as it is next in line and the budget allows. Returns the task, granted,
+   * or null.
+   * @returns {Task | null}
+   */
+  takeStartForCarrier() {
+    if (this.holder !== null || this.paused) return null;
+    const task = this.pickNext();
+    if (task === null || task.state !== TaskState.queued) return null;
+    if (!this.takeStep()) return null;
+    this.popPicked(task);
+    this.holder = task;
+    this.transition(task, TaskState.executing);
+    this.counts.entered++;
+    this.totals.started++;
+    if (this.counts.entered > this.totals.peakEntered) this.totals.peakEntered = this.counts.entered;
+    this.stepDone();
+    return task;
+  }
+
+  /** @param {Task} task @param {boolean} fromTopLevel */
+  grant(task, fromTopLevel) {
+    this.holder = task;
+    if (task.state === TaskState.queued) {
+      this.transition(task, TaskState.executing);
+      this.counts.entered++;
+      this.totals.started++;
+      if (this.counts.entered > this.totals.peakEntered) this.totals.peakEntered = this.counts.entered;
+      this.stepDone();
+      this.engine.enter(task, fromTopLevel);
+    } else {
+      task._ready = false;
+      this.counts.ready--;
+      this.transition(task, TaskState.executing);
+      task.waitingOn = null;
+      this.stepDone();
+      this.engine.resume(task);
+    }
+  }
+
+  /** Counts one step against the turn's budget; false when the turn is used up. */
+  takeStep() {
+    if (!this.turnActive) {
+      this.turnActive = true;
+      this.turnSteps = 0;
+      this.turnStart = this.now();
+      this.macrotask(this.onTurnEnd);
+    } else if (this.turnSteps >= this.maxSteps || this.now() - this.turnStart >= this.maxTimeMs) {
+      // Give the event loop its turn; onTurnEnd resumes granting.
+      this.paused = true;
+      this.totals.yields++;
+      return false;
+    }
+    this.turnSteps++;
+    this.totals.steps++;
+    return true;
+  }
+
+  /** Resolves when the live set is empty; at once if it already is. */
+  drain() {
+    if (this.live.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(() => resolve(undefined)));
+  }
+
+  stats() {
+    return {
+      live: this.live.size,
+      queued: this.counts.queued,
+      executing: this.counts.executing,
+      suspended: this.counts.suspended,
+      ready: this.counts.ready,
+      entered: this.counts.entered,
+      ...this.totals,
+    };
+  }
+
+  stepDone() {
+    if (this.checkInvariants) this.assertInvariants();
+  }
+
+  /** Checks every invariant of the scheduler; throws InternalError on the first broken one. */
+  assertInvariants() {
+    const fail = (/** @type {string} */ m) => { throw new InternalError(`invariant broken: ${m}`); };
+    const seen = { queued: 0, executing: 0, suspended: 0, ready: 0 };
+    for (const t of this.live) {
+      if (!LIVE.has(t.state)) fail(`${t} is in the live set but ${t.state}`);
+      seen[/** @type {'queued'} */ (t.state)]++;
+      if (t._ready) {
+        if (t.state !== TaskState.suspended) fail(`${t} has a resumption queued but is ${t.state}`);
+        seen.ready++;
+      }
+      if (t.state === TaskState.executing && t !== this.holder) fail(`${t} executes without the permit`);
+    }
+    for (const k of /** @type {const} */ (['queued', 'executing', 'suspended', 'ready'])) {
+      if (seen[k] !== this.counts[k]) fail(`count of ${k} is ${this.counts[k]}, the live set has ${seen[k]}`);
+    }
+    if (seen.executing > 1) fail(`${seen.executing} tasks hold the permit`);
+    if (this.holder !== null && (this.holder.state !== TaskState.executing || !this.live.has(this.holder))) {
+      fail(`the permit holder ${this.holder} is not an executing live task`);
+    }
+    if ((this.holder === null) !== (seen.executing === 0)) fail('the permit and the executing count disagree');
+    if (this.counts.entered !== seen.executing + seen.suspended) {
+      fail(`entered is ${this.counts.entered}, executing + suspended is ${seen.executing + seen.suspended}`);
+    }
+    if (this.counts.entered > this.hardMaxEntered) fail(`${this.counts.entered} tasks entered, above the hard bound`);
+    if (this.live.size === 0 && this.drainWaiters.length) fail('drain() waiters pending with an empty live set');
+    if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
+  }
+}
+
+/** @param {Task} t */
+function isQueued(t) {
+  return t.state === TaskState.queued;
+}
+
+/** @param {Task} t */
+function isParkedReady(t) {
+  return t.state === TaskState.suspended && t._ready;
+}
+
+/** @param {unknown} v @param {string} name */
+function positiveInteger(v, name) {
+  if (!Number.isInteger(v) || /** @type {number} */ (v) <= 0) {
+    throw new SnailError(`option ${name} must be a positive integer, got ${String(v)}`, { code: 'ERR_OPTION' });
+  }
+  return /** @type {number} */ (v);
+}
+
+/** @param {unknown} v @param {string} name */
+function positiveNumber(v, name) {
+  if (typeof v !== 'number' || !(v > 0)) {
+    throw new SnailError(`option ${name} must be a positive number, got ${String(v)}`, { code: 'ERR_OPTION' });
+  }
+  return v;
+}

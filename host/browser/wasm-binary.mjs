@@ -1,0 +1,459 @@
+// A small WebAssembly binary reader and writer (internal).
+//
+// The reader extracts what the runtime needs to check a program against the ABI
+// without the type-reflection proposal: the types of imports and exports. The
+// writer builds the register-file module the runtime generates per program.
+
+const SECTION = { custom: 0, type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7 };
+const KIND = ['function', 'table', 'memory', 'global', 'tag'];
+
+/** @type {Record<number, string>} */
+const VALTYPE_NAMES = { 0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref' };
+/** @type {Record<string, number>} */
+export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
+
+/**
+ * @typedef {{ params: string[], results: string[] }} FuncType
+ * @typedef {{ module: string, name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ImportInfo
+ * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ExportInfo
+ * @typedef {{ imports: ImportInfo[], exports: ExportInfo[] }} ModuleInfo
+ */
+
+export class WasmFormatError extends Error {}
+
+class Reader {
+  /** @param {Uint8Array} bytes */
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.pos = 0;
+  }
+  byte() {
+    if (this.pos >= this.bytes.length) throw new WasmFormatError('unexpected end of module');
+    return this.bytes[this.pos++];
+  }
+  u32() {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = this.byte();
+      result |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return result >>> 0;
+      shift += 7;
+      if (shift > 35) throw new WasmFormatError('LEB128 too long');
+    }
+  }
+  skipLeb() {
+    while (this.byte() & 0x80);
+  }
+  name() {
+    const n = this.u32();
+    const s = new TextDecoder().decode(this.bytes.subarray(this.pos, this.pos + n));
+    this.pos += n;
+    return s;
+  }
+  valtype() {
+    const b = this.byte();
+    const name = VALTYPE_NAMES[b];
+    if (name) return name;
+    // Typed references (0x63/0x64 heaptype) from the GC proposal.
+    if (b === 0x63 || b === 0x64) {
+      const heap = this.byte();
+      if (heap & 0x40 || heap === 0x70 || heap === 0x6f) return heap === 0x6f ? 'externref' : heap === 0x70 ? 'funcref' : `ref(${heap})`;
+      this.pos--;
+      this.skipLeb();
+      return 'ref';
+    }
+    return `unknown(0x${b.toString(16)})`;
+  }
+  limits() {
+    const flags = this.byte();
+    this.u32();
+    if (flags & 1) this.u32();
+  }
+  skipConstExpr() {
+    // Constant expressions end at 0x0b; the immediates used in global inits here
+    // never contain that byte in a position we would misread except inside LEBs,
+    // which are skipped properly.
+    for (;;) {
+      const op = this.byte();
+      if (op === 0x0b) return;
+      if (op === 0x41 || op === 0x42 || op === 0x23 || op === 0xd2) this.skipLeb();
+      else if (op === 0x43) this.pos += 4;
+      else if (op === 0x44) this.pos += 8;
+      else if (op === 0xd0) this.byte();
+      else if (op === 0xfb || op === 0xfc || op === 0xfd) this.skipLeb();
+    }
+  }
+}
+
+/**
+ * Reads the import and export signatures of a module.
+ * @param {ArrayBuffer | ArrayBufferView} source
+ * @returns {ModuleInfo}
+ */
+export function readModuleInfo(source) {
+  const bytes = source instanceof Uint8Array ? source
+    : ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+    : new Uint8Array(source);
+  const r = new Reader(bytes);
+  if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw new WasmFormatError('not a WebAssembly module (bad magic number)');
+  }
+  r.pos = 8;
+  /** @type {FuncType[]} */
+  const types = [];
+  /** @type {ImportInfo[]} */
+  const imports = [];
+  /** @type {number[]} */
+  const funcTypes = []; // type index of every function, imports first
+  /** @type {{ type: string, mutable: boolean }[]} */
+  const globals = []; // every global, imports first
+  /** @type {{ name: string, kind: string, index: number }[]} */
+  const rawExports = [];
+
+  while (r.pos < bytes.length) {
+    const id = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (end > bytes.length) throw new WasmFormatError('section extends past the end of the module');
+    if (id === SECTION.type) {
+      const count = r.u32();
+      for (let i = 0; i < count; i++) {
+        let form = r.byte();
+        if (form === 0x4e || form === 0x4f || form === 0x50) {
+          // rec groups / subtypes (GC proposal): only plain func types matter here.
+          types.push({ params: [], results: [] });
+          r.pos = end;
+          break;
+        }
+        if (form !== 0x60) {
+          types.push({ params: [], results: [] });
+          r.pos = end;
+          break;
+        }
+        const params = [];
+        for (let n = r.u32(); n > 0; n--) params.push(r.valtype());
+        const results = [];
+        for (let n = r.u32(); n > 0; n--) results.push(r.valtype());
+        types.push({ params, results });
+      }
+    } else if (id === SECTION.import) {
+      const count = r.u32();
+      for (let i = 0; i < count; i++) {
+        const module = r.name();
+        const name = r.name();
+        const kind = r.byte();
+        /** @type {ImportInfo} */
+        const info = { module, name, kind: KIND[kind] ?? `kind${kind}` };
+        if (kind === 0) {
+          const t = r.u32();
+          funcTypes.push(t);
+          info.type = types[t];
+        } else if (kind === 1) {
+          r.valtype();
+          r.limits();
+        } else if (kind === 2) {
+          r.limits();
+        } else if (kind === 3) {
+          const type = r.valtype();
+          const mutable = r.byte() === 1;
+          globals.push({ type, mutable });
+          info.global = { type, mutable };
+        } else if (kind === 4) {
+          r.byte();
+          r.u32();
+        }
+        imports.push(info);
+      }
+    } else if (id === SECTION.function) {
+      for (let n = r.u32(); n > 0; n--) funcTypes.push(r.u32());
+    } else if (id === SECTION.global) {
+      for (let n = r.u32(); n > 0; n--) {
+        const type = r.valtype();
+        const mutable = r.byte() === 1;
+        globals.push({ type, mutable });
+        r.skipConstExpr();
+      }
+    } else if (id === SECTION.export) {
+      for (let n = r.u32(); n > 0; n--) {
+        const name = r.name();
+        const kind = r.byte();
+        rawExports.push({ name, kind: KIND[kind] ?? `kind${kind}`, index: r.u32() });
+      }
+    }
+    r.pos = end;
+  }
+
+  const exports = rawExports.map(({ name, kind, index }) => {
+    /** @type {ExportInfo} */
+    const info = { name, kind };
+    if (kind === 'function') info.type = types[funcTypes[index]];
+    if (kind === 'global') info.global = globals[index];
+    return info;
+  });
+  return { imports, exports };
+}
+
+/** @param {FuncType | undefined} t */
+export function formatFuncType(t) {
+  if (!t) return '(unknown type)';
+  const params = t.params.length ? `(param ${t.params.join(' ')})` : '';
+  const results = t.results.length ? `(result ${t.results.join(' ')})` : '';
+  return `(func ${params}${params && results ? ' ' : ''}${results})`.replace('(func )', '(func)');
+}
+
+// ---------------------------------------------------------------------------
+// Writer
+
+/** @param {number[]} out @param {number} value */
+function u32(out, value) {
+  let v = value >>> 0;
+  do {
+    let b = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) b |= 0x80;
+    out.push(b);
+  } while (v !== 0);
+}
+
+/** @param {number[]} out @param {number} value */
+function s32(out, value) {
+  let v = value | 0;
+  for (;;) {
+    const b = v & 0x7f;
+    v >>= 7;
+    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** @param {number[]} out @param {string} s */
+function name(out, s) {
+  const bytes = new TextEncoder().encode(s);
+  u32(out, bytes.length);
+  for (const b of bytes) out.push(b);
+}
+
+/** Instruction encoders for generated code. */
+export const op = {
+  unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b,
+  br: 0x0c, br_if: 0x0d, br_table: 0x0e, return: 0x0f, call: 0x10, call_indirect: 0x11,
+  drop: 0x1a, local_get: 0x20, local_set: 0x21, local_tee: 0x22, global_get: 0x23, global_set: 0x24,
+  table_get: 0x25, table_set: 0x26,
+  i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b,
+  i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
+  i32_const: 0x41, i32_eqz: 0x45, i32_lt_s: 0x48, i32_ge_s: 0x4e, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c,
+  void: 0x40,
+};
+
+/** Builds a function body: code bytes plus helpers for immediates. */
+export class Code {
+  constructor() {
+    /** @type {number[]} */
+    this.bytes = [];
+    /** @type {string[]} */
+    this.locals = [];
+  }
+  /** @param {...number} bytes */
+  emit(...bytes) {
+    for (const b of bytes) this.bytes.push(b);
+    return this;
+  }
+  /** @param {number} opcode @param {number} index */
+  idx(opcode, index) {
+    this.bytes.push(opcode);
+    u32(this.bytes, index);
+    return this;
+  }
+  /** @param {number} value */
+  i32(value) {
+    this.bytes.push(op.i32_const);
+    s32(this.bytes, value);
+    return this;
+  }
+  /** A memory access with alignment `align` (log2) and offset. */
+  mem(opcode, align, offset) {
+    this.bytes.push(opcode);
+    u32(this.bytes, align);
+    u32(this.bytes, offset);
+    return this;
+  }
+  /** @param {number} extOpcode 0xfc-prefixed instruction with u32 immediates */
+  fc(extOpcode, ...imm) {
+    this.bytes.push(0xfc);
+    u32(this.bytes, extOpcode);
+    for (const i of imm) u32(this.bytes, i);
+    return this;
+  }
+  /** @param {number[]} targets @param {number} fallback */
+  brTable(targets, fallback) {
+    this.bytes.push(op.br_table);
+    u32(this.bytes, targets.length);
+    for (const t of targets) u32(this.bytes, t);
+    u32(this.bytes, fallback);
+    return this;
+  }
+  /** @param {string} type */
+  local(type) {
+    this.locals.push(type);
+    return this.locals.length - 1; // relative; the caller adds the param count
+  }
+}
+
+/**
+ * A minimal module writer: types are interned, everything else is appended in
+ * declaration order. Indices of imported functions/globals/tables come first, as
+ * in the binary format, so declare imports before definitions.
+ */
+export class ModuleWriter {
+  constructor() {
+    /** @type {string[]} */
+    this.typeKeys = [];
+    /** @type {FuncType[]} */
+    this.types = [];
+    /** @type {number[][]} */
+    this.imports = [];
+    this.importedFuncs = 0;
+    this.importedGlobals = 0;
+    this.importedTables = 0;
+    /** @type {number[]} */
+    this.funcTypeIndices = [];
+    /** @type {Code[]} */
+    this.bodies = [];
+    /** @type {number[][]} */
+    this.tables = [];
+    /** @type {number[][]} */
+    this.memories = [];
+    /** @type {number[][]} */
+    this.globals = [];
+    /** @type {number[][]} */
+    this.exports = [];
+  }
+
+  /** @param {string[]} params @param {string[]} results */
+  type(params, results) {
+    const key = `${params.join(',')}->${results.join(',')}`;
+    let i = this.typeKeys.indexOf(key);
+    if (i < 0) {
+      i = this.types.length;
+      this.typeKeys.push(key);
+      this.types.push({ params, results });
+    }
+    return i;
+  }
+
+  /** @returns {number} function index */
+  importFunc(module, field, params, results) {
+    if (this.funcTypeIndices.length) throw new Error('import functions before defining any');
+    const out = [];
+    name(out, module);
+    name(out, field);
+    out.push(0);
+    u32(out, this.type(params, results));
+    this.imports.push(out);
+    return this.importedFuncs++;
+  }
+
+  /** @returns {number} global index */
+  importGlobal(module, field, type, mutable) {
+    if (this.globals.length) throw new Error('import globals before defining any');
+    const out = [];
+    name(out, module);
+    name(out, field);
+    out.push(3, VALTYPE[type], mutable ? 1 : 0);
+    this.imports.push(out);
+    return this.importedGlobals++;
+  }
+
+  /** @returns {number} table index */
+  importTable(module, field, elemType, min) {
+    if (this.tables.length) throw new Error('import tables before defining any');
+    const out = [];
+    name(out, module);
+    name(out, field);
+    out.push(1, VALTYPE[elemType], 0);
+    u32(out, min);
+    this.imports.push(out);
+    return this.importedTables++;
+  }
+
+  /** @param {string[]} params @param {string[]} results @param {Code} code */
+  func(params, results, code) {
+    this.funcTypeIndices.push(this.type(params, results));
+    this.bodies.push(code);
+    return this.importedFuncs + this.bodies.length - 1;
+  }
+
+  table(elemType, min) {
+    const out = [VALTYPE[elemType], 0];
+    u32(out, min);
+    this.tables.push(out);
+    return this.importedTables + this.tables.length - 1;
+  }
+
+  memory(minPages) {
+    const out = [0];
+    u32(out, minPages);
+    this.memories.push(out);
+    return this.memories.length - 1;
+  }
+
+  /** @param {'function'|'table'|'memory'|'global'} kind */
+  export(field, kind, index) {
+    const out = [];
+    name(out, field);
+    out.push(KIND.indexOf(kind));
+    u32(out, index);
+    this.exports.push(out);
+  }
+
+  /** @returns {Uint8Array} */
+  bytes() {
+    const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+    const section = (id, items) => {
+      if (!items.length) return;
+      const body = [];
+      u32(body, items.length);
+      for (const item of items) for (const b of item) body.push(b);
+      out.push(id);
+      u32(out, body.length);
+      for (const b of body) out.push(b);
+    };
+    section(SECTION.type, this.types.map((t) => {
+      const b = [0x60];
+      u32(b, t.params.length);
+      for (const p of t.params) b.push(VALTYPE[p]);
+      u32(b, t.results.length);
+      for (const p of t.results) b.push(VALTYPE[p]);
+      return b;
+    }));
+    section(SECTION.import, this.imports);
+    section(SECTION.function, this.funcTypeIndices.map((t) => {
+      const b = [];
+      u32(b, t);
+      return b;
+    }));
+    section(SECTION.table, this.tables);
+    section(SECTION.memory, this.memories);
+    section(SECTION.global, this.globals);
+    section(SECTION.export, this.exports);
+    section(10, this.bodies.map((code) => {
+      const body = [];
+      // Locals, one entry per declared local (no run-length grouping needed).
+      u32(body, code.locals.length);
+      for (const t of code.locals) {
+        body.push(1, VALTYPE[t]);
+      }
+      for (const b of code.bytes) body.push(b);
+      body.push(op.end);
+      const sized = [];
+      u32(sized, body.length);
+      for (const b of body) sized.push(b);
+      return sized;
+    }));
+    return new Uint8Array(out);
+  }
+}

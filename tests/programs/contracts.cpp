@@ -1,0 +1,3 @@
+// placeholder replaced below
+#include <snail/snail.hpp>
+SNAIL_ENTRY(main) { return arg; }

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Post-link step for snail-core programs, built on Binaryen (npm `binaryen`):
+//
+//   node tools/wasm/postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--debug]
+//
+// 1. Binaryen's stack-check pass guards every change of __stack_pointer against
+//    two new globals, the stack's base (highest address) and limit (lowest).
+// 2. Those globals are exported as `snail.stack.base` / `snail.stack.limit`, so
+//    they join the register file: each task's segment bounds are installed with
+//    its stack pointer, and a task that overflows its segment traps instead of
+//    writing into another task's frames.
+// 3. Their initial values describe the neutral stack (the linker's stack, which
+//    the program's initialisation and the host's calls between tasks use).
+// 4. A custom section `snail.abi` records the ABI version.
+// 5. The module is optimised and, unless --debug, stripped of debug info.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import binaryen from 'binaryen';
+
+const ABI_VERSION = '1';
+
+function fail(message) {
+  process.stderr.write(`postlink: ${message}\n`);
+  process.exit(2);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    'stack-size': { type: 'string', default: '65536' },
+    debug: { type: 'boolean', default: false },
+  },
+});
+if (positionals.length !== 2) fail('usage: postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--debug]');
+const [input, output] = positionals;
+const stackSize = Number(values['stack-size']);
+if (!Number.isInteger(stackSize) || stackSize <= 0) fail(`--stack-size must be a positive integer, got ${values['stack-size']}`);
+
+let bytes;
+try {
+  bytes = fs.readFileSync(input);
+} catch (e) {
+  fail(`cannot read ${input}: ${e.message}`);
+}
+
+const mod = binaryen.readBinary(bytes);
+mod.setFeatures(mod.getFeatures() | binaryen.Features.MutableGlobals | binaryen.Features.BulkMemory);
+
+function globalNames() {
+  const names = [];
+  for (let i = 0; i < mod.getNumGlobals(); i++) names.push(binaryen.getGlobalInfo(mod.getGlobalByIndex(i)).name);
+  return names;
+}
+
+function exportsByName() {
+  const map = new Map();
+  for (let i = 0; i < mod.getNumExports(); i++) {
+    const info = binaryen.getExportInfo(mod.getExportByIndex(i));
+    map.set(info.name, info);
+  }
+  return map;
+}
+
+const exported = exportsByName();
+const sp = exported.get('__stack_pointer');
+if (sp) {
+  const spInfo = binaryen.getGlobalInfo(mod.getGlobal(sp.value));
+  const spInit = binaryen.getExpressionInfo(spInfo.init).value;
+  if (typeof spInit !== 'number') fail('__stack_pointer has no constant initial value');
+  const low = spInit - stackSize;
+  if (low < 0) fail(`--stack-size ${stackSize} is larger than the linked stack (top ${spInit})`);
+
+  mod.runPasses(['stack-check']);
+  const names = new Set(globalNames());
+  for (const name of ['__stack_base', '__stack_limit']) {
+    if (!names.has(name)) fail(`Binaryen's stack-check pass did not create ${name}`);
+  }
+  // The pass creates both globals with 0, which would trap on the first frame;
+  // give them the neutral stack's bounds instead.
+  const setInit = (name, value) => {
+    mod.removeGlobal(name);
+    mod.addGlobal(name, binaryen.i32, true, mod.i32.const(value));
+  };
+  setInit('__stack_base', spInit);
+  setInit('__stack_limit', low);
+  mod.removeExport('__set_stack_limits');
+  mod.addGlobalExport('__stack_base', 'snail.stack.base');
+  mod.addGlobalExport('__stack_limit', 'snail.stack.limit');
+}
+
+mod.addCustomSection('snail.abi', new TextEncoder().encode(ABI_VERSION));
+
+binaryen.setOptimizeLevel(2);
+binaryen.setShrinkLevel(1);
+binaryen.setDebugInfo(values.debug);
+mod.optimize();
+if (!values.debug) mod.runPasses(['strip-debug']);
+if (!mod.validate()) fail(`the post-linked module of ${input} does not validate`);
+fs.writeFileSync(output, mod.emitBinary());
+mod.dispose();

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Assembles WebAssembly text with the npm package `wabt`:
+//   node tools/wasm/wat2wasm.mjs IN.wat OUT.wasm
+import fs from 'node:fs';
+import wabtInit from 'wabt';
+
+const [input, output] = process.argv.slice(2);
+if (!input || !output) {
+  process.stderr.write('usage: wat2wasm.mjs IN.wat OUT.wasm\n');
+  process.exit(2);
+}
+const wabt = await wabtInit();
+const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true };
+let mod;
+try {
+  mod = wabt.parseWat(input, fs.readFileSync(input, 'utf8'), features);
+  mod.resolveNames();
+  mod.validate(features);
+} catch (e) {
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+}
+const { buffer } = mod.toBinary({ log: false, write_debug_names: true });
+fs.writeFileSync(output, buffer);
+mod.destroy();
