@@ -13,6 +13,30 @@ import { createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { Scheduler, Task, TaskState } from './tasks.mjs';
 
+/**
+ * A suspending import declared by a runtime author with suspend(): the bridge
+ * turns it into a WebAssembly.Suspending import that runs `operation` at each
+ * call, with the task's AbortSignal first.
+ */
+export class SuspendingImport {
+  /**
+   * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
+   * @param {((result: unknown) => void) | undefined} discard
+   */
+  constructor(operation, discard) {
+    this.operation = operation;
+    this.discard = discard;
+  }
+}
+
+/** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
+class Rejection {
+  /** @param {unknown} error */
+  constructor(error) {
+    this.error = error;
+  }
+}
+
 const RESOLVED = /** @type {Promise<unknown>[]} */ ([]);
 /** A settled promise per status value, reused by waits that complete at once. */
 function resolvedStatus(/** @type {number} */ s) {
@@ -139,7 +163,10 @@ export class Bridge {
       registers.suspend(task._slot);
       sched.suspend(task, spec.describe(task, ...args));
       /** @type {Promise<unknown>} */
-      const gate = new Promise((resolve) => { task._gate = resolve; });
+      const gate = new Promise((resolve, reject) => {
+        task._gate = resolve;
+        task._gateReject = reject;
+      });
       let operation;
       try {
         operation = spec.operation(task, ...args);
@@ -158,6 +185,46 @@ export class Bridge {
       sched.pump(false);
       return gate;
     });
+  }
+
+  /**
+   * The import object for a module of suspending imports declared with suspend().
+   * @param {string} moduleName @param {Record<string, unknown>} fields
+   */
+  userImports(moduleName, fields) {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const [name, value] of Object.entries(fields)) {
+      if (!(value instanceof SuspendingImport)) {
+        out[name] = value;
+        continue;
+      }
+      const { operation } = value;
+      const label = `${moduleName}.${name}`;
+      out[name] = this.suspending({
+        name: label,
+        describe: () => label,
+        operation: (task, ...args) => {
+          const p = operation(this.signalOf(task), ...args);
+          if (!p || typeof (/** @type {any} */ (p).then) !== 'function') {
+            throw new SnailError(`the operation of suspending import ${label} returned ${typeof p}, not a Promise; an operation must return one Promise covering its work and cleanup`, { code: 'ERR_ADAPTER' });
+          }
+          return p;
+        },
+        onError: (error) => new Rejection(error),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The AbortSignal a task's waits receive; it aborts when the task's
+   * cancellation is requested.
+   * @param {Task} task
+   */
+  signalOf(task) {
+    task._abort ??= new AbortController();
+    return task._abort.signal;
   }
 
   /** @param {Task} task @param {unknown} delivery */
@@ -408,11 +475,14 @@ export class Bridge {
     const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
     const gate = task._gate;
     if (gate === null) throw new InternalError(`${task} was resumed without a gate`);
+    const reject = /** @type {(e: unknown) => void} */ (task._gateReject);
     task._gate = null;
+    task._gateReject = null;
     registers.install(task._slot);
     const delivery = task._delivery;
     task._delivery = undefined;
-    gate(delivery);
+    if (delivery instanceof Rejection) reject(delivery.error);
+    else gate(delivery);
   }
 
   stats() {

@@ -7,7 +7,7 @@
 //   console.log(await task.result, rt.stats());
 //   await rt.close();
 import { describeProgram } from './abi.mjs';
-import { Bridge } from './bridge.mjs';
+import { Bridge, SuspendingImport } from './bridge.mjs';
 import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
@@ -19,6 +19,25 @@ export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskF
 export { Status, statusName } from './status.mjs';
 export { Task, TaskState } from './tasks.mjs';
 export { hasJspi } from './capabilities.mjs';
+
+/**
+ * Declares a suspending import for the `imports` option of Runtime.load. Each
+ * call from Wasm suspends the calling task, runs `operation(signal, ...args)`
+ * and resumes the task with the fulfilment value once it holds the permit again.
+ * A rejection is thrown into the task's Wasm.
+ * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
+ *   returns one Promise covering the operation and its cleanup
+ * @param {(result: unknown) => void} [discard]  releases a result that will not be delivered
+ */
+export function suspend(operation, discard) {
+  if (typeof operation !== 'function') {
+    throw new SnailError(`suspend() takes an operation function, got ${typeof operation}`, { code: 'ERR_ARG' });
+  }
+  if (discard !== undefined && typeof discard !== 'function') {
+    throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
+  }
+  return new SuspendingImport(operation, discard);
+}
 
 /** Default size of each task's shadow-stack segment, in bytes. */
 export const DEFAULT_STACK_SIZE = 32 * 1024;
@@ -101,8 +120,11 @@ export class Runtime {
       stderr: options.stderr,
     });
     const wasiNames = shape.imports.filter((i) => i.module === 'wasi_snapshot_preview1').map((i) => i.name);
+    /** @type {Record<string, Record<string, unknown>>} */
+    const prepared = {};
+    for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields);
     const importObject = {
-      ...userImports,
+      ...prepared,
       snail: bridge.imports(),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
     };

@@ -71,6 +71,10 @@ export class Task {
     this._stackLow = 0; // lowest address of the task's stack segment, 0 if none
     /** @type {((value: unknown) => void) | null} resolves the gate of a suspended task */
     this._gate = null;
+    /** @type {((error: unknown) => void) | null} rejects it */
+    this._gateReject = null;
+    /** @type {AbortController | null} created when a wait first needs the task's signal */
+    this._abort = null;
     this._handles = 0; // handles Wasm holds on this task
     this._drop = 0; // table index of the program's drop function, 0 if none
     this._arg = 0;

@@ -15,8 +15,8 @@ export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b,
 /**
  * @typedef {{ params: string[], results: string[] }} FuncType
  * @typedef {{ module: string, name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ImportInfo
- * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ExportInfo
- * @typedef {{ imports: ImportInfo[], exports: ExportInfo[] }} ModuleInfo
+ * @typedef {{ name: string, kind: string, index: number, type?: FuncType, global?: { type: string, mutable: boolean } }} ExportInfo
+ * @typedef {{ imports: ImportInfo[], exports: ExportInfo[], customSections: string[] }} ModuleInfo
  */
 
 export class WasmFormatError extends Error {}
@@ -110,13 +110,17 @@ export function readModuleInfo(source) {
   const globals = []; // every global, imports first
   /** @type {{ name: string, kind: string, index: number }[]} */
   const rawExports = [];
+  /** @type {string[]} */
+  const customs = [];
 
   while (r.pos < bytes.length) {
     const id = r.byte();
     const size = r.u32();
     const end = r.pos + size;
     if (end > bytes.length) throw new WasmFormatError('section extends past the end of the module');
-    if (id === SECTION.type) {
+    if (id === SECTION.custom) {
+      customs.push(r.name());
+    } else if (id === SECTION.type) {
       const count = r.u32();
       for (let i = 0; i < count; i++) {
         let form = r.byte();
@@ -186,12 +190,12 @@ export function readModuleInfo(source) {
 
   const exports = rawExports.map(({ name, kind, index }) => {
     /** @type {ExportInfo} */
-    const info = { name, kind };
+    const info = { name, kind, index };
     if (kind === 'function') info.type = types[funcTypes[index]];
     if (kind === 'global') info.global = globals[index];
     return info;
   });
-  return { imports, exports };
+  return { imports, exports, customSections: customs };
 }
 
 /** @param {FuncType | undefined} t */
@@ -456,4 +460,30 @@ export class ModuleWriter {
     }));
     return new Uint8Array(out);
   }
+}
+
+/**
+ * Appends a "name" section naming globals, for a module that has none (linkers
+ * strip it in optimised builds; some tools find globals by name).
+ * @param {Uint8Array} bytes @param {Map<number, string>} globalNames
+ */
+export function appendGlobalNames(bytes, globalNames) {
+  const sub = [];
+  u32(sub, globalNames.size);
+  for (const [index, n] of [...globalNames].sort((a, b) => a[0] - b[0])) {
+    u32(sub, index);
+    name(sub, n);
+  }
+  const payload = [];
+  name(payload, 'name');
+  payload.push(7); // global names
+  u32(payload, sub.length);
+  payload.push(...sub);
+  const section = [0];
+  u32(section, payload.length);
+  section.push(...payload);
+  const out = new Uint8Array(bytes.length + section.length);
+  out.set(bytes);
+  out.set(section, bytes.length);
+  return out;
 }

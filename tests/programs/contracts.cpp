@@ -1,3 +1,269 @@
-// placeholder replaced below
+// The C++ program the contract suites run. Each entry exercises one contract and
+// reports through imports of module "test", which the suites provide:
+//   test.event(kind, a, b)   records an event in order
+//   test.violation(code, a)  records a broken check (a task saw someone else's
+//                            bindings, or its frames were overwritten)
+#include <cstdint>
+
 #include <snail/snail.hpp>
-SNAIL_ENTRY(main) { return arg; }
+
+#define TEST_IMPORT(name) __attribute__((import_module("test"), import_name(#name)))
+extern "C" void test_event(std::int32_t kind, std::int32_t a, std::int32_t b) TEST_IMPORT(event);
+extern "C" void test_violation(std::int32_t code, std::int32_t a) TEST_IMPORT(violation);
+
+namespace {
+
+SNAIL_HANDLER(h_alpha, std::int32_t);
+SNAIL_HANDLER(h_beta, std::int32_t);
+SNAIL_HANDLER(h_gamma, std::int32_t);
+
+// Event kinds (mirrored in tests/node/helpers.mjs).
+enum event : std::int32_t {
+  ev_dispatched = 1,   // a = child handle
+  ev_child_saw = 2,    // a = alpha, b = beta
+  ev_parent_done = 3,  // a = arg
+  ev_child_done = 4,   // a = arg
+  ev_step = 5,         // a = task arg, b = step
+  ev_joined = 6,       // a = handle, b = status
+  ev_result = 7,       // a = handle, b = result
+};
+
+std::int32_t checked_sleep(double ms) { return static_cast<std::int32_t>(snail::sleep(ms)); }
+
+// A buffer on the task's shadow stack whose content depends on its owner.
+struct frame_guard {
+  volatile std::uint32_t words[16];
+  std::uint32_t seed;
+  explicit frame_guard(std::uint32_t s) : seed(s) {
+    for (std::uint32_t i = 0; i < 16; ++i) words[i] = s * 2654435761u ^ (i * 40503u);
+  }
+  bool intact() const {
+    for (std::uint32_t i = 0; i < 16; ++i) {
+      if (words[i] != (seed * 2654435761u ^ (i * 40503u))) return false;
+    }
+    return true;
+  }
+};
+
+std::uint32_t next_random(std::uint32_t& state) {
+  state ^= state << 13;
+  state ^= state >> 17;
+  state ^= state << 5;
+  return state;
+}
+
+}  // namespace
+
+// Returns the handlers' values as seen by a root task: alpha + beta + gamma
+// (0 when every handler holds its default).
+SNAIL_ENTRY(observe_defaults) {
+  (void)arg;
+  return h_alpha.get() + h_beta.get() + h_gamma.get();
+}
+
+// Contract 1: the child is live before dispatch returns. The event fires right
+// after dispatch returned, before the parent waits; the suite checks the child's
+// state at that moment.
+SNAIL_ENTRY(dispatch_one) {
+  auto child = snail::dispatch([] { return 5; });
+  test_event(ev_dispatched, child.id(), 0);
+  if (child.join() != snail::status::ok) return -1;
+  return child.result() + arg;
+}
+
+// Contract 2: a child that traps fails alone; its siblings and its parent go on.
+SNAIL_ENTRY(trap_sibling) {
+  auto ok1 = snail::dispatch([] {
+    snail::sleep(2);
+    return 1;
+  });
+  auto bad = snail::dispatch([] {
+    snail::yield();
+    __builtin_trap();
+    return 0;
+  });
+  auto ok2 = snail::dispatch([] {
+    snail::yield();
+    snail::sleep(1);
+    return 2;
+  });
+  auto s1 = ok1.join();
+  auto sb = bad.join();
+  auto s2 = ok2.join();
+  test_event(ev_joined, ok1.id(), static_cast<std::int32_t>(s1));
+  test_event(ev_joined, bad.id(), static_cast<std::int32_t>(sb));
+  test_event(ev_joined, ok2.id(), static_cast<std::int32_t>(s2));
+  return ok1.result() + ok2.result() + arg;
+}
+
+// Contract 2: a parent that traps after dispatching leaves its child live; the
+// child finishes and reports.
+SNAIL_ENTRY(trap_after_dispatch) {
+  snail::bind b(h_alpha, arg);
+  auto child = snail::dispatch([] {
+    snail::sleep(3);
+    test_event(ev_child_done, h_alpha.get(), 0);
+    return 9;
+  });
+  test_event(ev_dispatched, child.id(), 0);
+  __builtin_trap();
+  return 0;
+}
+
+// Contract 5: the child's binding vector is a copy. The parent binds, dispatches,
+// rebinds and returns (unwinding its bindings) before the child runs; the child
+// keeps the values of dispatch time, also after waits.
+SNAIL_ENTRY(copy_on_dispatch) {
+  snail::bind a(h_alpha, arg);
+  snail::bind b(h_beta, arg + 1);
+  snail::dispatch([] {
+    test_event(ev_child_saw, h_alpha.get(), h_beta.get());
+    snail::sleep(2);
+    test_event(ev_child_saw, h_alpha.get(), h_beta.get());
+    snail::yield();
+    test_event(ev_child_saw, h_alpha.get(), h_beta.get());
+    test_event(ev_child_done, 0, 0);
+    return 0;
+  });
+  h_alpha.set(-1);
+  h_beta.set(-2);
+  test_event(ev_parent_done, arg, 0);
+  return 0;
+}
+
+// Contract 4: binds unique values, then waits and checks `steps` times. Any
+// mismatch is a violation.
+SNAIL_ENTRY(bind_and_wait) {
+  frame_guard guard(static_cast<std::uint32_t>(arg));
+  snail::bind a(h_alpha, arg);
+  snail::bind b(h_beta, arg * 3);
+  for (int step = 0; step < 4; ++step) {
+    auto s = step % 2 ? snail::yield() : snail::sleep(step);
+    if (s != snail::status::ok) test_violation(10, arg);
+    if (h_alpha.get() != arg || h_beta.get() != arg * 3 || h_gamma.get() != 0) test_violation(11, arg);
+    if (!guard.intact()) test_violation(12, arg);
+    test_event(ev_step, arg, step);
+  }
+  return arg;
+}
+
+// Contract 6: a task that only yields, `arg` times.
+SNAIL_ENTRY(yield_loop) {
+  for (int i = 0; i < arg; ++i) {
+    if (snail::yield() != snail::status::ok) return -1;
+  }
+  return arg;
+}
+
+// One wait: for the many-tasks test.
+SNAIL_ENTRY(sleep_once) {
+  frame_guard guard(static_cast<std::uint32_t>(arg));
+  if (snail::sleep(arg % 3) != snail::status::ok) return -1;
+  if (!guard.intact()) test_violation(20, arg);
+  return arg;
+}
+
+SNAIL_ENTRY(yield_once) {
+  frame_guard guard(static_cast<std::uint32_t>(arg));
+  if (snail::yield() != snail::status::ok) return -1;
+  if (!guard.intact()) test_violation(21, arg);
+  return arg;
+}
+
+// Sleeps `arg` milliseconds once.
+SNAIL_ENTRY(sleep_ms) { return static_cast<std::int32_t>(snail::sleep(arg)); }
+
+// Returns without waiting: the fast path of a task start.
+SNAIL_ENTRY(nop) { return arg; }
+
+// Deep recursion on the shadow stack: overflows a small segment.
+namespace {
+__attribute__((noinline)) std::int32_t recurse(std::int32_t depth) {
+  volatile char pad[512];
+  pad[0] = static_cast<char>(depth);
+  if (depth == 0) return pad[0];
+  return recurse(depth - 1) + pad[0];
+}
+}  // namespace
+
+SNAIL_ENTRY(deep) {
+  snail::yield();
+  return recurse(arg);
+}
+
+// The randomized interleaving test: a task runs a script of binds, sleeps,
+// yields, dispatches and joins chosen by its seed, and after every wait checks
+// that it sees exactly the bindings it made and that its frames are intact.
+namespace {
+
+constexpr int max_children = 3;
+
+std::int32_t scripted(std::uint32_t seed, int depth);
+
+struct scripted_args {
+  std::uint32_t seed;
+  int depth;
+  std::int32_t alpha, beta, gamma;  // bindings at dispatch time
+};
+
+std::int32_t run_scripted_child(const scripted_args& a) {
+  if (h_alpha.get() != a.alpha || h_beta.get() != a.beta || h_gamma.get() != a.gamma) {
+    test_violation(30, static_cast<std::int32_t>(a.seed));
+  }
+  return scripted(a.seed, a.depth);
+}
+
+std::int32_t scripted(std::uint32_t seed, int depth) {
+  frame_guard guard(seed);
+  std::uint32_t state = seed * 747796405u + 2891336453u;
+  if (state == 0) state = 1;
+  std::int32_t expect[3] = {h_alpha.get(), h_beta.get(), h_gamma.get()};
+  snail::task children[max_children];
+  int dispatched = 0;
+  const int steps = 3 + static_cast<int>(next_random(state) % 6);
+  auto check = [&](int where) {
+    if (h_alpha.get() != expect[0] || h_beta.get() != expect[1] || h_gamma.get() != expect[2]) {
+      test_violation(31 + where, static_cast<std::int32_t>(seed));
+    }
+    if (!guard.intact()) test_violation(40 + where, static_cast<std::int32_t>(seed));
+  };
+  for (int step = 0; step < steps; ++step) {
+    std::uint32_t choice = next_random(state) % 10;
+    std::int32_t value = static_cast<std::int32_t>(next_random(state) & 0x3fffffff);
+    if (choice < 3) {
+      // Bind one handler to a value unique to this task and step.
+      switch (choice) {
+        case 0: h_alpha.set(value); expect[0] = value; break;
+        case 1: h_beta.set(value); expect[1] = value; break;
+        default: h_gamma.set(value); expect[2] = value; break;
+      }
+      check(0);
+    } else if (choice < 5) {
+      if (snail::sleep(next_random(state) % 3) != snail::status::ok) test_violation(50, static_cast<std::int32_t>(seed));
+      check(1);
+    } else if (choice < 7) {
+      if (snail::yield() != snail::status::ok) test_violation(51, static_cast<std::int32_t>(seed));
+      check(2);
+    } else if (choice < 9 && depth < 3 && dispatched < max_children) {
+      scripted_args a{next_random(state), depth + 1, expect[0], expect[1], expect[2]};
+      children[dispatched++] = snail::dispatch([a] { return run_scripted_child(a); });
+      check(3);
+    } else if (dispatched > 0) {
+      auto& child = children[next_random(state) % dispatched];
+      if (child.join() != snail::status::ok) test_violation(52, static_cast<std::int32_t>(seed));
+      check(4);
+    }
+  }
+  std::int32_t total = 1;
+  for (int i = 0; i < dispatched; ++i) {
+    if (children[i].join() != snail::status::ok) test_violation(53, static_cast<std::int32_t>(seed));
+    total += children[i].result();
+    check(5);
+  }
+  return total;
+}
+
+}  // namespace
+
+// Returns the number of tasks in the tree it ran (itself included).
+SNAIL_ENTRY(random_tree) { return scripted(static_cast<std::uint32_t>(arg), 0); }

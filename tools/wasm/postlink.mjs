@@ -17,6 +17,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
 
+import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
+
 const ABI_VERSION = '1';
 
 function fail(message) {
@@ -43,6 +45,14 @@ try {
   fail(`cannot read ${input}: ${e.message}`);
 }
 
+// Binaryen's stack-check pass finds the stack pointer by its name, which
+// optimised links strip; name it again when it is missing.
+const info = readModuleInfo(bytes);
+const spExport = info.exports.find((e) => e.name === '__stack_pointer' && e.kind === 'global');
+if (spExport && !info.customSections.includes('name')) {
+  bytes = appendGlobalNames(bytes, new Map([[spExport.index, '__stack_pointer']]));
+}
+
 const mod = binaryen.readBinary(bytes);
 mod.setFeatures(mod.getFeatures() | binaryen.Features.MutableGlobals | binaryen.Features.BulkMemory);
 
@@ -64,6 +74,7 @@ function exportsByName() {
 const exported = exportsByName();
 const sp = exported.get('__stack_pointer');
 if (sp) {
+  if (sp.value !== '__stack_pointer') fail(`the stack pointer global is named ${sp.value}, not __stack_pointer; Binaryen's stack-check would miss it`);
   const spInfo = binaryen.getGlobalInfo(mod.getGlobal(sp.value));
   const spInit = binaryen.getExpressionInfo(spInfo.init).value;
   if (typeof spInit !== 'number') fail('__stack_pointer has no constant initial value');
