@@ -88,7 +88,7 @@ export class Bridge {
     this.table = null;
     this.runQueuedPump = () => {
       this.pumpQueued = false;
-      this.scheduler.pump(true);
+      this.guard(() => this.scheduler.pump(true));
     };
   }
 
@@ -175,8 +175,8 @@ export class Bridge {
       }
       if (operation !== null && typeof operation === 'object' && typeof operation.then === 'function') {
         operation.then(
-          (value) => bridge.completeWait(task, value),
-          (error) => bridge.completeWait(task, spec.onError(error, task)),
+          (value) => bridge.guard(() => bridge.completeWait(task, value)),
+          (error) => bridge.guard(() => bridge.completeWait(task, spec.onError(error, task))),
         );
       } else {
         // Completed already (yield): the resumption queues behind the work that is ready now.
@@ -227,6 +227,22 @@ export class Bridge {
     return task._abort.signal;
   }
 
+  /**
+   * Runs a callback the event loop calls into the bridge with. An exception
+   * there is a bug in snail-core: rather than leave drain() waiting forever,
+   * the runtime breaks down loudly.
+   * @param {() => void} fn
+   */
+  guard(fn) {
+    try {
+      fn();
+    } catch (error) {
+      const internal = error instanceof InternalError ? error : new InternalError(`unexpected exception in the scheduler: ${error instanceof Error ? error.stack : String(error)}`);
+      this.scheduler.breakDown(internal);
+      console.error(internal);
+    }
+  }
+
   /** @param {Task} task @param {unknown} delivery */
   completeWait(task, delivery) {
     this.scheduler.ready(task, delivery);
@@ -253,8 +269,10 @@ export class Bridge {
     }
     this.entryNames = shape.entries;
     this.table = shape.table ? x.__indirect_function_table : null;
+    const limitRegister = registers.find((r) => r.role === 'stack_limit');
     this.program = {
       handlers: registers.filter((r) => r.role === 'handler'),
+      stackRegisters: limitRegister ? { pointer: x.__stack_pointer, limit: limitRegister.global } : null,
       stackAcquire: shape.stack ? x['snail.stack.acquire'] : null,
       stackRelease: shape.stack ? x['snail.stack.release'] : null,
     };
@@ -380,7 +398,7 @@ export class Bridge {
       () => { this.carriers--; },
       (error) => {
         this.carriers--;
-        this.carrierFailed(carrier, error);
+        this.guard(() => this.carrierFailed(carrier, error));
       },
     );
   }
@@ -421,11 +439,28 @@ export class Bridge {
     if (error instanceof ProgramExit) {
       this.finishTask(task, TaskState.returned, error.code, undefined);
     } else {
-      const message = error instanceof Error ? error.message : String(error);
+      let message = error instanceof Error ? error.message : String(error);
+      const overflow = this.stackOverflowHint(task, error);
+      if (overflow) message += ` (${overflow})`;
       const failure = new TaskFailedError(`${task.toString().replace(/, executing\)$/, ')')} failed: ${message}`, { cause: error, task });
       this.finishTask(task, TaskState.failed, undefined, failure);
     }
     this.scheduler.pump(true);
+  }
+
+  /**
+   * Binaryen's stack-check traps with `unreachable` before a frame would cross
+   * the segment's limit. The registers still hold the task's values here, so a
+   * stack pointer close to the limit makes an overflow the likely cause.
+   * @param {Task} task @param {unknown} error
+   */
+  stackOverflowHint(task, error) {
+    if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/.test(error.message)) return '';
+    const regs = this.program.stackRegisters;
+    if (!regs || task._stackLow === 0) return '';
+    const room = (regs.pointer.value >>> 0) - (regs.limit.value >>> 0);
+    if (room < 0 || room > this.stackSize / 4) return '';
+    return `probably a stack overflow: ${room} of its ${this.stackSize} stack bytes were left; raise the stackSize option`;
   }
 
   /**

@@ -179,6 +179,7 @@ export class Runtime {
    * @returns {Task}
    */
   dispatch(entry = 'main', arg = 0) {
+    if (this.bridge.scheduler.broken !== null) throw this.bridge.scheduler.broken;
     if (this.closed) {
       throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
     }

@@ -306,8 +306,8 @@ export class RegisterFile {
   /** Returns a slot; references it held are cleared so they can be collected. */
   release(slot) {
     const { externs, funcs } = this.layout;
-    if (externs) this.externTable.fill(slot * externs, null, externs);
-    if (funcs) this.funcTable.fill(slot * funcs, null, funcs);
+    for (let i = 0; i < externs; i++) this.externTable.set(slot * externs + i, null);
+    for (let i = 0; i < funcs; i++) this.funcTable.set(slot * funcs + i, null);
     this.free.push(slot);
   }
 

@@ -208,8 +208,10 @@ export class Scheduler {
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
     this.pumping = false;
 
-    /** @type {(() => void)[]} */
+    /** @type {{ resolve: () => void, reject: (e: unknown) => void }[]} */
     this.drainWaiters = [];
+    /** @type {unknown} set when an internal error broke the scheduler */
+    this.broken = null;
     this.counts = { queued: 0, executing: 0, suspended: 0, ready: 0, entered: 0 };
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
@@ -219,7 +221,12 @@ export class Scheduler {
       this.turnActive = false;
       if (this.paused) {
         this.paused = false;
-        this.pump(true);
+        try {
+          this.pump(true);
+        } catch (error) {
+          this.breakDown(error);
+          console.error(error);
+        }
       }
     };
   }
@@ -333,7 +340,7 @@ export class Scheduler {
       this.keepAlive.release();
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
-      for (const w of waiters) w();
+      for (const w of waiters) w.resolve();
     }
     this.stepDone();
   }
@@ -443,8 +450,22 @@ export class Scheduler {
 
   /** Resolves when the live set is empty; at once if it already is. */
   drain() {
+    if (this.broken !== null) return Promise.reject(this.broken);
     if (this.live.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(() => resolve(undefined)));
+    return new Promise((resolve, reject) => this.drainWaiters.push({ resolve: () => resolve(undefined), reject }));
+  }
+
+  /**
+   * An internal error broke the scheduler: pending and future drain() calls
+   * reject with it instead of waiting forever.
+   * @param {unknown} error
+   */
+  breakDown(error) {
+    if (this.broken !== null) return;
+    this.broken = error;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w.reject(error);
   }
 
   stats() {

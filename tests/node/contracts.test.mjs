@@ -103,31 +103,29 @@ test('contract 3: drain_waits_for_the_live_set_and_new_work_starts_a_new_interva
 });
 
 test('contract 4: at_most_one_task_holds_the_permit_and_between_tasks_globals_hold_defaults', async () => {
-  const { rt, violations } = await loadContracts();
-  const handlers = ['alpha', 'beta', 'gamma'].map((n) => rt.instance.exports[`snail.handler.h_${n}`]);
-  let samples = 0;
-  let bad = 0;
-  let sampling = true;
-  // Sample from macrotasks and microtasks: whenever no task holds the permit,
-  // every handler global must hold its default.
-  const sample = () => {
-    const s = rt.stats();
-    assert.ok(s.executing <= 1);
-    if (s.executing === 0) {
-      samples++;
-      if (handlers.some((g) => g.value !== 0)) bad++;
-    }
-  };
-  const macro = () => { sample(); if (sampling) setImmediate(macro); };
-  macro();
-  const tasks = Array.from({ length: 200 }, (_, i) => rt.dispatch('bind_and_wait', i + 1));
-  for (const t of tasks) t.done.then(sample);
+  const samples = [];
+  const { rt, violations } = await loadContracts({
+    // At the start of a pause the caller has just parked; at its completion
+    // (a macrotask) no Wasm runs. Either way no task may be executing, and
+    // every handler global must hold its default.
+    onPause: (phase, runtime) => {
+      const s = runtime.stats();
+      const values = ['alpha', 'beta', 'gamma'].map((n) => runtime.instance.exports[`snail.handler.h_${n}`].value);
+      samples.push({ phase, executing: s.executing, values });
+    },
+  });
+  const tasks = Array.from({ length: 100 }, (_, i) => rt.dispatch('bind_and_pause', i + 1));
+  const sleepers = Array.from({ length: 100 }, (_, i) => rt.dispatch('bind_and_wait', i + 1));
   await rt.drain();
-  sampling = false;
-  assert.ok(samples > 20, `sampled ${samples} times between tasks`);
-  assert.equal(bad, 0, 'a handler global held a task value while no task held the permit');
+  assert.equal(samples.length, 600, 'every pause was sampled at its start and its completion');
+  for (const s of samples) {
+    assert.equal(s.executing, 0, `a task held the permit at a pause ${s.phase}`);
+    assert.deepEqual(s.values, [0, 0, 0], `handler globals held task values at a pause ${s.phase}`);
+  }
   assert.deepEqual(violations, [], 'no task observed another task\'s bindings');
   assert.ok(tasks.every((t, i) => t.value === i + 1));
+  assert.ok(sleepers.every((t, i) => t.value === i + 1));
+  assert.ok(rt.stats().peakEntered > 100, 'the tasks really were suspended at the same time');
   await rt.close();
 });
 

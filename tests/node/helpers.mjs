@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Runtime } from '../../host/browser/index.mjs';
+import { Runtime, suspend } from '../../host/browser/index.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const programs = path.join(root, 'build/programs');
@@ -17,7 +17,10 @@ export const EV = Object.freeze({
 /**
  * Loads contracts.wasm with a `test` import module that records events and
  * violations, and with invariants checked after every scheduler step.
- * @param {import('../../host/browser/index.mjs').RuntimeOptions & { onEvent?: Function }} [options]
+ * `test.pause(n)` is a suspending import resolving to n after a macrotask;
+ * `onPause(phase, rt)` sees its start ('start', while the caller's registers
+ * are saved) and its completion ('settle').
+ * @param {import('../../host/browser/index.mjs').RuntimeOptions & { onEvent?: Function, onPause?: Function }} [options]
  */
 export async function loadContracts(options = {}) {
   /** @type {{ kind: number, a: number, b: number }[]} */
@@ -25,7 +28,7 @@ export async function loadContracts(options = {}) {
   /** @type {{ code: number, a: number }[]} */
   const violations = [];
   let rt;
-  const { onEvent, ...rest } = options;
+  const { onEvent, onPause, ...rest } = options;
   rt = await Runtime.load(program('contracts'), {
     checkInvariants: true,
     stdout: () => {},
@@ -38,6 +41,15 @@ export async function loadContracts(options = {}) {
           if (onEvent) onEvent({ kind, a, b }, rt);
         },
         violation: (code, a) => { violations.push({ code, a }); },
+        pause: suspend((_signal, n) => {
+          if (onPause) onPause('start', rt);
+          return new Promise((resolve) => {
+            setImmediate(() => {
+              if (onPause) onPause('settle', rt);
+              resolve(n);
+            });
+          });
+        }),
       },
     },
   });

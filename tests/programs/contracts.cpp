@@ -3,6 +3,7 @@
 //   test.event(kind, a, b)   records an event in order
 //   test.violation(code, a)  records a broken check (a task saw someone else's
 //                            bindings, or its frames were overwritten)
+//   test.pause(n) -> n       a suspending host operation (declared with suspend())
 #include <cstdint>
 
 #include <snail/snail.hpp>
@@ -10,6 +11,7 @@
 #define TEST_IMPORT(name) __attribute__((import_module("test"), import_name(#name)))
 extern "C" void test_event(std::int32_t kind, std::int32_t a, std::int32_t b) TEST_IMPORT(event);
 extern "C" void test_violation(std::int32_t code, std::int32_t a) TEST_IMPORT(violation);
+extern "C" std::int32_t test_pause(std::int32_t n) TEST_IMPORT(pause);
 
 namespace {
 
@@ -30,14 +32,15 @@ enum event : std::int32_t {
 
 std::int32_t checked_sleep(double ms) { return static_cast<std::int32_t>(snail::sleep(ms)); }
 
-// A buffer on the task's shadow stack whose content depends on its owner.
+// A buffer on the task's shadow stack whose content depends on its owner. The
+// expected seed is passed to intact() from a Wasm local, not read from the
+// frame, so a frame overwritten by another task cannot vouch for itself.
 struct frame_guard {
   volatile std::uint32_t words[16];
-  std::uint32_t seed;
-  explicit frame_guard(std::uint32_t s) : seed(s) {
+  explicit frame_guard(std::uint32_t s) {
     for (std::uint32_t i = 0; i < 16; ++i) words[i] = s * 2654435761u ^ (i * 40503u);
   }
-  bool intact() const {
+  bool intact(std::uint32_t seed) const {
     for (std::uint32_t i = 0; i < 16; ++i) {
       if (words[i] != (seed * 2654435761u ^ (i * 40503u))) return false;
     }
@@ -141,8 +144,20 @@ SNAIL_ENTRY(bind_and_wait) {
     auto s = step % 2 ? snail::yield() : snail::sleep(step);
     if (s != snail::status::ok) test_violation(10, arg);
     if (h_alpha.get() != arg || h_beta.get() != arg * 3 || h_gamma.get() != 0) test_violation(11, arg);
-    if (!guard.intact()) test_violation(12, arg);
+    if (!guard.intact(static_cast<std::uint32_t>(arg))) test_violation(12, arg);
     test_event(ev_step, arg, step);
+  }
+  return arg;
+}
+
+// Contract 4: waits on a host operation whose start and completion the suite
+// uses to look at the handler globals while no task holds the permit.
+SNAIL_ENTRY(bind_and_pause) {
+  snail::bind a(h_alpha, arg);
+  snail::bind b(h_beta, arg * 3);
+  for (int i = 0; i < 3; ++i) {
+    if (test_pause(i) != i) test_violation(13, arg);
+    if (h_alpha.get() != arg || h_beta.get() != arg * 3) test_violation(14, arg);
   }
   return arg;
 }
@@ -159,14 +174,14 @@ SNAIL_ENTRY(yield_loop) {
 SNAIL_ENTRY(sleep_once) {
   frame_guard guard(static_cast<std::uint32_t>(arg));
   if (snail::sleep(arg % 3) != snail::status::ok) return -1;
-  if (!guard.intact()) test_violation(20, arg);
+  if (!guard.intact(static_cast<std::uint32_t>(arg))) test_violation(20, arg);
   return arg;
 }
 
 SNAIL_ENTRY(yield_once) {
   frame_guard guard(static_cast<std::uint32_t>(arg));
   if (snail::yield() != snail::status::ok) return -1;
-  if (!guard.intact()) test_violation(21, arg);
+  if (!guard.intact(static_cast<std::uint32_t>(arg))) test_violation(21, arg);
   return arg;
 }
 
@@ -180,9 +195,9 @@ SNAIL_ENTRY(nop) { return arg; }
 namespace {
 __attribute__((noinline)) std::int32_t recurse(std::int32_t depth) {
   volatile char pad[512];
-  pad[0] = static_cast<char>(depth);
-  if (depth == 0) return pad[0];
-  return recurse(depth - 1) + pad[0];
+  for (int i = 0; i < 512; i += 64) pad[i] = static_cast<char>(depth + i);
+  if (depth == 0) return pad[64];
+  return recurse(depth - 1) + pad[(depth * 64) % 512];
 }
 }  // namespace
 
@@ -225,7 +240,7 @@ std::int32_t scripted(std::uint32_t seed, int depth) {
     if (h_alpha.get() != expect[0] || h_beta.get() != expect[1] || h_gamma.get() != expect[2]) {
       test_violation(31 + where, static_cast<std::int32_t>(seed));
     }
-    if (!guard.intact()) test_violation(40 + where, static_cast<std::int32_t>(seed));
+    if (!guard.intact(seed)) test_violation(40 + where, static_cast<std::int32_t>(seed));
   };
   for (int step = 0; step < steps; ++step) {
     std::uint32_t choice = next_random(state) % 10;

@@ -1,0 +1,316 @@
+// The snail-core command line (host/cli/snail-core.mjs), run as a real child
+// process: its commands, messages and exit codes.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import wabtInit from 'wabt';
+
+import { program, root } from './helpers.mjs';
+
+const cli = path.join(root, 'host/cli/snail-core.mjs');
+const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const systemNode = '/usr/bin/node';
+
+// A program written against docs/abi.md that needs no imports beyond the ones
+// the command provides (contracts.wasm imports module "test", which only the
+// suites provide). Entries: nop(n) returns n; trap_after_dispatch(n) dispatches
+// a child that sleeps and returns n, then traps; argc() returns the length of
+// argv; sleep(ms) prints "sleeping" and sleeps.
+const FIXTURE_WAT = `
+(module
+  (import "snail" "sleep" (func $sleep (param f64) (result i32)))
+  (import "snail" "dispatch" (func $dispatch (param i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "args_sizes_get" (func $args_sizes_get (param i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "sleeping\\n")
+  (table (export "__indirect_function_table") 2 funcref)
+  (elem (i32.const 1) $child)
+  (func $child (param $n i32) (result i32)
+    (drop (call $sleep (f64.const 1)))
+    (local.get $n))
+  (func (export "snail.entry.nop") (param $n i32) (result i32)
+    (local.get $n))
+  (func (export "snail.entry.trap_after_dispatch") (param $n i32) (result i32)
+    (drop (call $dispatch (i32.const 1) (local.get $n) (i32.const 0)))
+    (unreachable))
+  (func (export "snail.entry.argc") (param i32) (result i32)
+    (drop (call $args_sizes_get (i32.const 32) (i32.const 36)))
+    (i32.load (i32.const 32)))
+  (func (export "snail.entry.sleep") (param $ms i32) (result i32)
+    (i32.store (i32.const 0) (i32.const 16))
+    (i32.store (i32.const 4) (i32.const 9))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))
+    (drop (call $sleep (f64.convert_i32_u (local.get $ms))))
+    (i32.const 0)))
+`;
+
+/** @type {string} */
+let tmp;
+/** @type {{ fixture: string, empty: string, text: string }} */
+const files = { fixture: '', empty: '', text: '' };
+
+before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-cli-'));
+  const wabt = await wabtInit();
+  const parsed = wabt.parseWat('fixture.wat', FIXTURE_WAT);
+  files.fixture = path.join(tmp, 'fixture.wasm');
+  fs.writeFileSync(files.fixture, parsed.toBinary({}).buffer);
+  parsed.destroy();
+  // A valid module with nothing in it: WebAssembly compiles it, the ABI has no entry.
+  files.empty = path.join(tmp, 'empty.wasm');
+  fs.writeFileSync(files.empty, Uint8Array.of(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00));
+  files.text = path.join(tmp, 'notes.wasm');
+  fs.writeFileSync(files.text, 'these are notes, not WebAssembly\n');
+});
+
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * Runs the command line and collects its output.
+ * @param {string[]} args
+ * @param {{ node?: string, command?: string[], onStdout?: (text: string, child: import('node:child_process').ChildProcess) => void }} [options]
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
+ */
+function runCli(args, options = {}) {
+  const [file, ...prefix] = options.command ?? [options.node ?? process.execPath, cli];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...prefix, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      stdout += text;
+      if (options.onStdout) options.onStdout(stdout, child);
+    });
+    child.stderr.on('data', (text) => { stderr += text; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Asserts that a run wrote no progress line: its stderr is not a terminal. @param {string} stderr */
+function assertNoProgress(stderr) {
+  assert.doesNotMatch(stderr, /\r|\x1b\[/, 'no progress line or escape sequence when stderr is not a TTY');
+}
+
+test('cli: help_prints_the_usage_commands_and_exit_codes_on_stdout', async () => {
+  for (const flag of ['--help', '-h']) {
+    const r = await runCli([flag]);
+    assert.equal(r.code, 0, flag);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /^Usage: snail-core <command>/);
+    assert.match(r.stdout, /^ {2}run FILE\.wasm \[--entry NAME\] \[--arg N\] \[--stats\] \[-- ARGS\.\.\.\]/m);
+    assert.match(r.stdout, /^ {2}demo /m);
+    for (const code of [0, 1, 2, 130]) assert.match(r.stdout, new RegExp(`^ {2}${code} +\\S`, 'm'), `exit code ${code} is documented`);
+  }
+  // Help wins over a command.
+  const r = await runCli(['run', 'missing.wasm', '--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^Usage:/);
+});
+
+test('cli: version_prints_the_package_version', async () => {
+  for (const flag of ['--version', '-v']) {
+    const r = await runCli([flag]);
+    assert.equal(r.code, 0, flag);
+    assert.equal(r.stdout, `${version}\n`);
+    assert.equal(r.stderr, '');
+  }
+});
+
+test('cli: no_command_prints_the_usage_on_stderr_and_exits_2', async () => {
+  const r = await runCli([]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^Usage: snail-core <command>/);
+});
+
+test('cli: an_unknown_option_or_command_is_one_line_with_a_hint_and_exit_2', async () => {
+  let r = await runCli(['run', program('hello'), '--frobnicate']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^snail-core: unknown option --frobnicate\nhint: .*--help/);
+  assert.equal(r.stderr.split('\n').length, 3, 'two lines and the final newline');
+
+  r = await runCli(['launch', program('hello')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: unknown command "launch"\nhint: the commands are run and demo/);
+
+  r = await runCli(['run']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: run needs the path of a \.wasm file\n/);
+
+  r = await runCli(['run', program('hello'), '--entry']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: option --entry needs a value\n/);
+
+  r = await runCli(['run', files.fixture, '--entry', 'nop', '--arg', 'seven']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: --arg takes a 32-bit integer, got "seven"\nhint: /);
+});
+
+test('cli: run_hello_prints_its_lines_and_exits_0', async () => {
+  const r = await runCli(['run', program('hello')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 5, r.stdout);
+  assert.equal(lines[0], '[root] hello from the root task');
+  assert.equal(lines[4], '[root] children returned 1 and 2');
+  const middle = lines.slice(1, 4).sort();
+  assert.deepEqual(middle, [
+    '[child b, rebound] child b bound its own printer',
+    '[child b, rebound] child b still has it after a yield',
+    "[root] child a woke up after 5 ms and still has the root's printer",
+  ]);
+});
+
+test('cli: run_with_stats_prints_the_counters_on_stderr', async () => {
+  const r = await runCli(['run', program('hello'), '--stats']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^snail-core: stats of hello\.wasm \(\d+ ms\)\n/);
+  assert.match(r.stderr, /^ {2}tasks +3 dispatched, 3 started, 3 returned, 0 failed, 0 cancelled$/m);
+  assert.doesNotMatch(r.stdout, /stats/, 'the stats stay off stdout');
+  assertNoProgress(r.stderr);
+});
+
+test('cli: run_exits_with_the_value_the_entry_returned_modulo_256', async () => {
+  for (const [arg, code] of [['7', 7], ['0', 0], ['300', 44], ['=-1', 255]]) {
+    const args = arg.startsWith('=') ? [`--arg${arg}`] : ['--arg', arg];
+    const r = await runCli(['run', files.fixture, '--entry', 'nop', ...args]);
+    assert.equal(r.code, code, `nop ${arg}: ${r.stderr}`);
+    assert.equal(r.stderr, '');
+  }
+});
+
+test('cli: run_passes_the_arguments_after_the_terminator_to_the_program', async () => {
+  const r = await runCli(['run', files.fixture, '--entry', 'argc', '--', 'one', '--two', 'three']);
+  assert.equal(r.code, 4, 'argv is the file and the three arguments');
+  const bare = await runCli(['run', files.fixture, '--entry', 'argc']);
+  assert.equal(bare.code, 1, 'argv is only the file');
+});
+
+test('cli: run_of_an_entry_the_module_lacks_names_it_and_lists_the_entries', async () => {
+  const r = await runCli(['run', program('hello'), '--entry', 'nope']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^snail-core: .*hello\.wasm has no entry "nope"; its entries are: main\nhint: .*--entry NAME\n$/);
+});
+
+test('cli: a_missing_file_exits_2', async () => {
+  const missing = path.join(tmp, 'missing.wasm');
+  const r = await runCli(['run', missing]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: cannot read the program .*missing\.wasm: no such file\nhint: /);
+});
+
+test('cli: a_file_that_is_not_wasm_exits_2', async () => {
+  const r = await runCli(['run', files.text]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: .*notes\.wasm is not a WebAssembly module \(it starts with 74 68 65 73, not 00 61 73 6d\)\nhint: /);
+});
+
+test('cli: a_module_that_does_not_follow_the_abi_exits_2_with_its_problems', async () => {
+  let r = await runCli(['run', files.empty]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^snail-core: .*empty\.wasm does not follow the snail-core ABI/);
+  assert.match(r.stderr, /^ {2}- it exports no entry/m);
+  assert.match(r.stderr, /\nhint: [^\n]+\n$/);
+
+  // contracts.wasm imports module "test", which only the test suites provide.
+  r = await runCli(['run', program('contracts'), '--entry', 'nop']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /does not follow the snail-core ABI/);
+  assert.match(r.stderr, /^ {2}- it imports test\.event, which nobody provides/m);
+  assert.match(r.stderr, /^hint: .*Runtime\.load\(file, \{ imports \}\)/m);
+});
+
+test('cli: a_task_that_fails_exits_1_after_its_children_finished', async () => {
+  const r = await runCli(['run', files.fixture, '--entry', 'trap_after_dispatch', '--arg', '5', '--stats']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^snail-core: task #1 \(trap_after_dispatch\) failed: unreachable$/m);
+  assert.match(r.stderr, /^ {2}tasks +2 dispatched, 2 started, 1 returned, 1 failed, 0 cancelled$/m, 'the child still ran');
+  assertNoProgress(r.stderr);
+});
+
+test('cli: the_first_sigint_exits_130', async () => {
+  let sent = false;
+  const r = await runCli(['run', files.fixture, '--entry', 'sleep', '--arg', '60000'], {
+    // The program prints once its task runs: the run is under way.
+    onStdout: (text, child) => {
+      if (!sent && text.includes('sleeping\n')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    },
+  });
+  assert.equal(sent, true);
+  assert.equal(r.code, 130, `signal ${r.signal}: ${r.stderr}`);
+  assert.match(r.stderr, /^snail-core: interrupted with 1 live task$/m);
+});
+
+test('cli: a_long_run_without_a_terminal_prints_no_progress_line', async () => {
+  // The task sleeps well past the 200 ms after which a terminal gets the line.
+  const r = await runCli(['run', files.fixture, '--entry', 'sleep', '--arg', '600']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'sleeping\n');
+  assert.equal(r.stderr, '');
+});
+
+test('cli: demo_runs_the_bundled_program_and_prints_its_stats', async () => {
+  const r = await runCli(['demo']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^demo: dispatching \d+ workers/m);
+  assert.match(r.stdout, /^demo: \d+ workers and \d+ grandchildren finished, 0 failed$/m);
+  assert.match(r.stdout, /^demo: \d+ waits, \d+ binding and frame checks, 0 broken$/m);
+  assert.match(r.stdout, /\ndemo: snail-core ran (\d+) tasks \(\1 returned, 0 failed\), at most \d+ live at once, in \d+ steps? and \d+ yields?\n$/);
+  assert.match(r.stderr, /^snail-core: stats of demo\.wasm/);
+  assertNoProgress(r.stderr);
+
+  const extra = await runCli(['demo', '--entry', 'main']);
+  assert.equal(extra.code, 2);
+  assert.match(extra.stderr, /^snail-core: demo takes no option --entry\n/);
+});
+
+test('cli: a_terminal_gets_a_progress_line_that_is_cleared_at_the_end', {
+  skip: fs.existsSync('/usr/bin/script') ? false : '/usr/bin/script (util-linux) is missing: no pseudo-terminal to run the command in',
+}, async () => {
+  // script(1) gives the command a pseudo-terminal; the task sleeps well past the
+  // 200 ms after which the line appears, and timers fire in order.
+  const command = [process.execPath, cli, 'run', files.fixture, '--entry', 'sleep', '--arg', '600'].map((a) => `'${a}'`).join(' ');
+  const r = await runCli([], { command: ['/usr/bin/script', '-qec', command, '/dev/null'] });
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /\rsnail-core: 1 live \(0 queued, 1 suspended\), 0 returned, 0 failed, [\d.]+ s\x1b\[K/);
+  assert.match(r.stdout, /\r\x1b\[K\s*$/, 'the line is cleared at the end');
+});
+
+test('cli: a_node_without_jspi_explains_what_to_install', {
+  skip: fs.existsSync(systemNode) ? false : `${systemNode} does not exist: no Node without JSPI to run the command with`,
+}, async (t) => {
+  const systemVersion = spawnSync(systemNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const major = Number(systemVersion.replace(/^v/, '').split('.')[0]);
+  if (major >= 24) {
+    t.skip(`${systemNode} is Node ${systemVersion}: Node 24 re-runs itself with --experimental-wasm-jspi, and 25 and newer have JSPI`);
+    return;
+  }
+  const r = await runCli(['run', program('hello')], { node: systemNode });
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.split('\n');
+  assert.equal(lines.length, 3, r.stderr);
+  assert.equal(lines[0], `snail-core: this Node (${systemVersion}) has no JSPI; snail-core needs Node 25 or newer`);
+  assert.match(lines[1], /^hint: npm install node@26 /);
+  assert.equal(lines[2], '');
+  // Help and version need no JSPI.
+  const v = await runCli(['--version'], { node: systemNode });
+  assert.equal(v.code, 0);
+  assert.equal(v.stdout, `${version}\n`);
+});
