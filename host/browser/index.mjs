@@ -142,7 +142,11 @@ export class Runtime {
       try {
         init();
       } catch (error) {
-        throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${message(error)}`, { cause: error, code: 'ERR_INIT' });
+        // V8 refuses the suspension before our import runs, so say what it means.
+        const why = error instanceof WebAssembly.SuspendError
+          ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
+          : message(error);
+        throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${why}`, { cause: error, code: 'ERR_INIT' });
       }
     }
     bridge.captureDefaults();

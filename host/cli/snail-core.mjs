@@ -1,0 +1,483 @@
+#!/usr/bin/env node
+// The snail-core command: runs a program built for snail-core under Node.
+//
+//   snail-core run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]
+//   snail-core demo
+//
+// This file must stay loadable by Node releases without JSPI (Node 20 and up),
+// so that they can print why they cannot run programs: it uses no newer syntax
+// and imports the runtime only after the JSPI check.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { hasJspi } from '../browser/capabilities.mjs';
+
+/** The package root: host/cli is two directories below it. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The exit codes the help text documents. */
+const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, internal: 70, interrupted: 130 });
+
+/** How long a run lasts before the progress line appears, and its refresh period. */
+const PROGRESS_DELAY_MS = 200;
+const PROGRESS_PERIOD_MS = 100;
+
+const USAGE = `Usage: snail-core <command> [options]
+
+Runs WebAssembly programs built for snail-core: tasks that suspend on
+JavaScript promises through JSPI, under one scheduler.
+
+Commands:
+  run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]
+                 loads FILE.wasm, dispatches one entry as a root task, waits
+                 until every task has finished and exits with the value the
+                 entry returned
+  demo           runs the bundled demo (build/programs/demo.wasm) with --stats
+                 and prints a summary of the scheduler's work
+
+Options of run:
+  --entry NAME   the entry to dispatch (default: main)
+  --arg N        the 32-bit integer passed to the entry (default: 0);
+                 write --arg=-N for a negative number
+  --stats        prints the scheduler's counters to stderr after the run
+  -- ARGS...     everything after -- is the program's argv, after FILE.wasm
+
+Other options:
+  -h, --help     prints this help
+  -v, --version  prints the version of snail-core
+
+Exit codes:
+  0     the entry returned 0
+  1     the entry task failed (it trapped or threw), or the program failed
+        during its initialisation
+  2     bad usage or bad input: an unknown option, a missing file, bytes that
+        are not WebAssembly, an entry the module does not have, a module that
+        does not follow the snail-core ABI, or a Node without JSPI
+  70    an internal error of snail-core (a bug: please report it)
+  130   interrupted (Ctrl-C)
+  any other code is the entry's return value, modulo 256: run exits with
+  (value & 255), so a program can also return 1, 2 or 130 itself
+
+Needs Node 25 or newer; Node 24 is re-run with --experimental-wasm-jspi.
+`;
+
+/** The options every command accepts; each command rejects those it does not use. */
+const OPTIONS = /** @type {const} */ ({
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  entry: { type: 'string' },
+  arg: { type: 'string' },
+  stats: { type: 'boolean' },
+});
+
+/** Options that only `run` takes. */
+const RUN_OPTIONS = ['entry', 'arg', 'stats'];
+
+/** A mistake on the command line: one message line and an optional hint; exit code 2. */
+class CliError extends Error {
+  /** @param {string} message @param {{ hint?: string }} [options] */
+  constructor(message, options = {}) {
+    super(message);
+    this.hint = options.hint;
+  }
+}
+
+/**
+ * @typedef {object} Command
+ * @property {'run' | 'demo' | 'help' | 'version' | 'none'} name
+ * @property {string} [file]  the program's path
+ * @property {string} [entry]
+ * @property {number} [arg]
+ * @property {boolean} [stats]
+ * @property {string[]} [programArgs]  argv after the file name
+ */
+
+/**
+ * Parses argv into a command. Options are parsed leniently so that every
+ * mistake gets a message of ours rather than util.parseArgs' own.
+ * @param {string[]} argv
+ * @returns {Command}
+ */
+function parseCommand(argv) {
+  const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  /** @type {string[]} */
+  const positionals = [];
+  /** @type {string[]} */
+  const programArgs = [];
+  /** @type {Record<string, string | boolean>} */
+  const values = {};
+  /** @type {string[]} */
+  const given = [];
+  let terminated = false;
+  for (const token of tokens ?? []) {
+    if (token.kind === 'option-terminator') {
+      terminated = true;
+    } else if (token.kind === 'positional') {
+      (terminated ? programArgs : positionals).push(token.value);
+    } else {
+      // Own properties only: "--constructor" is no option either.
+      const spec = Object.hasOwn(OPTIONS, token.name) ? /** @type {Record<string, { type: string }>} */ (OPTIONS)[token.name] : undefined;
+      if (!spec) {
+        throw new CliError(`unknown option ${token.rawName}`, {
+          hint: 'snail-core --help lists the options; put the program\'s own arguments after --',
+        });
+      }
+      if (spec.type === 'boolean') {
+        if (token.value !== undefined) throw new CliError(`option ${token.rawName} takes no value, got "${token.value}"`);
+        values[token.name] = true;
+      } else {
+        // util.parseArgs takes the next argument as the value even when it looks
+        // like an option; "--entry --stats" is far more likely a forgotten value.
+        const value = token.value;
+        if (value === undefined || (!token.inlineValue && value.startsWith('-') && !/^-\d/.test(value))) {
+          throw new CliError(`option ${token.rawName} needs a value`, {
+            hint: `write ${token.rawName}=VALUE for a value that starts with -`,
+          });
+        }
+        values[token.name] = value;
+      }
+      given.push(token.name);
+    }
+  }
+
+  if (values.help) return { name: 'help' };
+  if (values.version) return { name: 'version' };
+  if (positionals.length === 0) {
+    if (given.length > 0 || programArgs.length > 0) {
+      throw new CliError('no command given', { hint: 'snail-core run FILE.wasm, or snail-core demo; see snail-core --help' });
+    }
+    return { name: 'none' };
+  }
+
+  const [command, ...rest] = positionals;
+  if (command === 'run') {
+    if (rest.length === 0) {
+      throw new CliError('run needs the path of a .wasm file', { hint: 'snail-core run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]' });
+    }
+    if (rest.length > 1) {
+      throw new CliError(`run takes one file, got also "${rest[1]}"`, { hint: `put the program's own arguments after --: snail-core run ${rest[0]} -- ${rest.slice(1).join(' ')}` });
+    }
+    return {
+      name: 'run',
+      file: rest[0],
+      entry: values.entry === undefined ? 'main' : String(values.entry),
+      arg: values.arg === undefined ? 0 : parseArg(String(values.arg)),
+      stats: values.stats === true,
+      programArgs,
+    };
+  }
+  if (command === 'demo') {
+    const extra = given.find((name) => RUN_OPTIONS.includes(name));
+    if (extra) throw new CliError(`demo takes no option --${extra}`, { hint: 'snail-core run build/programs/demo.wasm takes the options of run' });
+    if (rest.length > 0 || programArgs.length > 0) throw new CliError(`demo takes no arguments, got "${[...rest, ...programArgs][0]}"`);
+    return { name: 'demo', file: path.join(root, 'build/programs/demo.wasm'), entry: 'main', arg: 0, stats: true, programArgs: [] };
+  }
+  throw new CliError(`unknown command "${command}"`, { hint: 'the commands are run and demo; see snail-core --help' });
+}
+
+/**
+ * The value of --arg: an integer the runtime accepts as an entry's i32 argument.
+ * @param {string} text
+ */
+function parseArg(text) {
+  const t = text.trim();
+  const value = /^[+-]?\d+$/.test(t) || /^0x[0-9a-f]+$/i.test(t) ? Number(t) : NaN;
+  if (!Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 32) {
+    throw new CliError(`--arg takes a 32-bit integer, got "${text}"`, { hint: 'an integer from -2147483648 to 4294967295, for example --arg 42 or --arg=-1' });
+  }
+  return value;
+}
+
+/** @returns {string} */
+function packageVersion() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return String(pkg.version);
+}
+
+/**
+ * Writes an error: one line, then the details and a hint.
+ * @param {string} message @param {{ hint?: string, details?: string[] }} [extra]
+ */
+function printError(message, extra = {}) {
+  let text = `snail-core: ${message}\n`;
+  for (const line of extra.details ?? []) text += `${line}\n`;
+  if (extra.hint) text += `hint: ${extra.hint}\n`;
+  process.stderr.write(text);
+}
+
+/**
+ * Without JSPI: Node 24 has it behind a flag, so this process re-runs itself
+ * with the flag; other releases cannot run programs at all.
+ * @returns {Promise<number> | null}  the exit code of the re-run, or null when this Node has JSPI
+ */
+function ensureJspi() {
+  if (hasJspi) return null;
+  const version = process.versions.node;
+  const major = Number(version.split('.')[0]);
+  const flag = '--experimental-wasm-jspi';
+  if (major === 24 && !process.execArgv.includes(flag)) return rerunWith(flag);
+  printError(`this Node (v${version}) has no JSPI; snail-core needs Node 25 or newer`, {
+    hint: 'npm install node@26 puts Node 26 in node_modules/.bin; run snail-core through npx or an npm script, which put it first on PATH',
+  });
+  return Promise.resolve(EXIT.usage);
+}
+
+/**
+ * Runs this script again in a child Node with `flag`, sharing the terminal.
+ * @param {string} flag
+ * @returns {Promise<number>}
+ */
+function rerunWith(flag) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, flag, process.argv[1], ...process.argv.slice(2)], { stdio: 'inherit' });
+    // The terminal sends Ctrl-C to the child as well; it decides how to end.
+    const ignore = () => {};
+    process.on('SIGINT', ignore);
+    child.on('error', (error) => {
+      process.off('SIGINT', ignore);
+      printError(`cannot re-run Node with ${flag}: ${error.message}`);
+      resolve(EXIT.usage);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
+      if (signal) resolve(128 + (os.constants.signals[signal] ?? 0));
+      else resolve(code ?? EXIT.internal);
+    });
+  });
+}
+
+/**
+ * A progress line on a terminal, shown once a run lasts longer than
+ * PROGRESS_DELAY_MS. Never active when stderr is not a TTY, so captured output
+ * stays clean.
+ * @param {() => Record<string, number> | null} sample  the runtime's stats, once loaded
+ */
+function createProgress(sample) {
+  const enabled = process.stderr.isTTY === true;
+  const started = Date.now();
+  let visible = false;
+  // Program output that ended mid-line: drawing now would overwrite it.
+  let midLine = false;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let interval = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let delay = null;
+
+  const draw = () => {
+    const s = sample();
+    if (!s || midLine) return;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const line = `snail-core: ${s.live} live (${s.queued} queued, ${s.suspended} suspended), ${s.returned} returned, ${s.failed} failed, ${seconds} s`;
+    const width = process.stderr.columns || 80;
+    process.stderr.write(`\r${line.slice(0, width - 1)}\x1b[K`);
+    visible = true;
+  };
+  const clear = () => {
+    if (visible) process.stderr.write('\r\x1b[K');
+    visible = false;
+  };
+
+  return {
+    start() {
+      if (!enabled) return;
+      delay = setTimeout(() => {
+        draw();
+        interval = setInterval(draw, PROGRESS_PERIOD_MS);
+        interval.unref();
+      }, PROGRESS_DELAY_MS);
+      // The runtime keeps the process alive while tasks are live; the progress
+      // line must never do so on its own.
+      delay.unref();
+    },
+    /** Clears the line before the program writes to the terminal. @param {string} text */
+    output(text) {
+      if (!enabled) return;
+      clear();
+      if (text.length > 0) midLine = !text.endsWith('\n');
+    },
+    clear,
+    stop() {
+      if (delay) clearTimeout(delay);
+      if (interval) clearInterval(interval);
+      delay = null;
+      interval = null;
+      clear();
+    },
+  };
+}
+
+/** @param {number} n @param {string} one @param {string} [many] */
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The --stats summary.
+ * @param {string} name @param {Record<string, number>} s @param {number} ms
+ */
+function formatStats(name, s, ms) {
+  return [
+    `snail-core: stats of ${name} (${ms.toFixed(0)} ms)`,
+    `  tasks       ${s.dispatched} dispatched, ${s.started} started, ${s.returned} returned, ${s.failed} failed, ${s.cancelled} cancelled`,
+    `  at most     ${s.peakLive} live, ${s.peakEntered} entered Wasm, ${count(s.peakCarriers, 'carrier')} (${count(s.carrierReuses, 'reuse')})`,
+    `  scheduler   ${count(s.steps, 'step')}, ${count(s.yields, 'yield')} to the event loop, ${count(s.intervals, 'drain interval')}`,
+    `  at the end  ${s.live} live, ${count(s.handles, 'handle')}, ${count(s.stacksInUse, 'stack')} and ${count(s.slotsInUse, 'register slot')} in use`,
+  ].join('\n') + '\n';
+}
+
+/**
+ * The hint for a runtime error, by its code.
+ * @param {{ code?: string, message: string }} error @param {Command} command
+ * @returns {string | undefined}
+ */
+function hintFor(error, command) {
+  switch (error.code) {
+    case 'ERR_LOAD':
+      if (command.name === 'demo') return 'build the programs first: npm run build';
+      return /no such file/.test(error.message) ? `check the path; it is relative to ${process.cwd()}` : undefined;
+    case 'ERR_NOT_WASM':
+      return 'snail-core runs WebAssembly modules (.wasm) built for the snail-core ABI, for example with the C++ headers in core/include';
+    case 'ERR_ABI':
+      if (/nobody provides/.test(error.message)) {
+        return 'snail-core run provides only the snail and wasi_snapshot_preview1 imports; embed a program that needs more with Runtime.load(file, { imports })';
+      }
+      return 'C++ programs follow the ABI by including <snail/snail.hpp> (core/include) and declaring entries with SNAIL_ENTRY';
+    case 'ERR_NO_ENTRY':
+      return 'choose one with --entry NAME';
+    case 'ERR_LINK':
+      return 'the module needs imports snail-core run does not provide; embed it with Runtime.load(file, { imports })';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Turns an error from loading or dispatching into a message and an exit code.
+ * @param {unknown} error @param {Command} command @param {Function} SnailError
+ */
+function reportRuntimeError(error, command, SnailError) {
+  if (error instanceof SnailError) {
+    const e = /** @type {Error & { code?: string }} */ (error);
+    // AbiError lists one problem a line after its first line.
+    const [first, ...details] = e.message.split('\n');
+    printError(first, { details, hint: hintFor(e, command) });
+    return e.code === 'ERR_INIT' ? EXIT.failed : EXIT.usage;
+  }
+  return reportInternal(error);
+}
+
+/** @param {unknown} error */
+function reportInternal(error) {
+  const e = error instanceof Error ? error : new Error(String(error));
+  printError(`internal error: ${e.message.split('\n')[0]}`, {
+    details: (e.stack ?? '').split('\n').slice(1),
+    hint: 'this is a bug in snail-core; please report it with the lines above',
+  });
+  return EXIT.internal;
+}
+
+/**
+ * Loads the program, runs its entry as a root task until every task finished,
+ * and returns the exit code.
+ * @param {Command} command
+ * @returns {Promise<number>}
+ */
+async function runProgram(command) {
+  const file = /** @type {string} */ (command.file);
+  const entry = /** @type {string} */ (command.entry);
+  const { Runtime, SnailError } = await import('../browser/index.mjs');
+
+  /** @type {import('../browser/index.mjs').Runtime | null} */
+  let rt = null;
+  const progress = createProgress(() => (rt ? rt.stats() : null));
+  // Full cancellation comes later; for now the first Ctrl-C ends the process.
+  const onInterrupt = () => {
+    progress.stop();
+    const live = rt ? rt.stats().live : 0;
+    process.stderr.write(`\nsnail-core: interrupted${live ? ` with ${count(live, 'live task')}` : ''}\n`);
+    process.exit(EXIT.interrupted);
+  };
+  process.once('SIGINT', onInterrupt);
+  const started = Date.now();
+  progress.start();
+  try {
+    try {
+      rt = await Runtime.load(file, {
+        args: [file, ...(command.programArgs ?? [])],
+        stdout: (text) => { progress.output(text); process.stdout.write(text); },
+        stderr: (text) => { progress.output(text); process.stderr.write(text); },
+      });
+    } catch (error) {
+      return reportRuntimeError(error, command, SnailError);
+    }
+    let task;
+    try {
+      task = rt.dispatch(entry, command.arg ?? 0);
+    } catch (error) {
+      await rt.close();
+      return reportRuntimeError(error, command, SnailError);
+    }
+    await rt.drain();
+    await rt.close();
+    progress.stop();
+
+    const stats = rt.stats();
+    if (command.stats) process.stderr.write(formatStats(path.basename(file), stats, Date.now() - started));
+    if (command.name === 'demo') {
+      process.stdout.write(`demo: snail-core ran ${count(stats.dispatched, 'task')} (${stats.returned} returned, ${stats.failed} failed), `
+        + `at most ${stats.peakLive} live at once, in ${count(stats.steps, 'step')} and ${count(stats.yields, 'yield')}\n`);
+    }
+    if (task.state === 'returned') return /** @type {number} */ (task.value) & 255;
+    const error = /** @type {{ message?: string } | undefined} */ (task.error);
+    printError(error && error.message ? error.message : `${task} ended as ${task.state}`);
+    return EXIT.failed;
+  } finally {
+    progress.stop();
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+async function main(argv) {
+  /** @type {Command} */
+  let command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    printError(error.message, { hint: error.hint });
+    return EXIT.usage;
+  }
+  if (command.name === 'help') {
+    process.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  if (command.name === 'version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  if (command.name === 'none') {
+    process.stderr.write(USAGE);
+    return EXIT.usage;
+  }
+  const rerun = ensureJspi();
+  if (rerun) return rerun;
+  return runProgram(command);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (error) => {
+    const code = reportInternal(error);
+    // A broken runtime may still hold live tasks that keep the process alive;
+    // exit once stderr has taken the report.
+    process.stderr.write('', () => process.exit(code));
+  },
+);

@@ -1,0 +1,212 @@
+// Loading programs from every kind of source, and refusing modules that do not
+// follow the ABI with a message that names each problem.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { AbiError, Runtime, SnailError } from '../../host/browser/index.mjs';
+import { program, sink } from './helpers.mjs';
+import { wat } from './wat.mjs';
+
+const HELLO_FIRST = '[root] hello from the root task\n';
+
+async function runHello(source, options = {}) {
+  const out = sink();
+  const rt = await Runtime.load(source, { stdout: out, ...options });
+  const t = rt.dispatch('main');
+  await rt.drain();
+  await rt.close();
+  assert.equal(t.state, 'returned');
+  assert.ok(out.text().startsWith(HELLO_FIRST), out.text());
+  return { rt, out: out.text() };
+}
+
+test('loading: from_a_path_a_file_url_bytes_a_buffer_a_module_and_a_response', async () => {
+  const file = program('hello');
+  const bytes = fs.readFileSync(file);
+  const outputs = [];
+  outputs.push((await runHello(file)).out);
+  outputs.push((await runHello(pathToFileURL(file))).out);
+  outputs.push((await runHello(new Uint8Array(bytes))).out);
+  outputs.push((await runHello(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))).out);
+  outputs.push((await runHello(new WebAssembly.Module(bytes))).out);
+  outputs.push((await runHello(new Response(bytes, { headers: { 'content-type': 'application/wasm' } }))).out);
+  assert.equal(new Set(outputs).size, 1, 'every source runs the same program');
+});
+
+test('loading: from_an_http_url_with_streaming_compilation', async () => {
+  const bytes = fs.readFileSync(program('hello'));
+  const server = http.createServer((req, res) => {
+    if (req.url === '/hello.wasm') {
+      res.writeHead(200, { 'content-type': 'application/wasm' });
+      res.end(bytes);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const { rt } = await runHello(`${base}/hello.wasm`);
+    assert.equal(rt.name, `${base}/hello.wasm`);
+    await assert.rejects(Runtime.load(`${base}/missing.wasm`), (e) => e instanceof SnailError && /HTTP 404/.test(e.message));
+  } finally {
+    server.close();
+  }
+});
+
+test('loading: a_module_object_has_its_handler_types_probed', async () => {
+  const rt = await Runtime.load(new WebAssembly.Module(fs.readFileSync(program('handwritten'))), {
+    imports: { test: { make_token: (n) => ({ id: n }), token_id: (t) => (t === null ? -1 : t.id) } },
+  });
+  assert.deepEqual(rt.handlerGlobals.map((h) => [h.name, h.type]), [['tag', 'i32'], ['token', 'externref']]);
+  const t = rt.dispatch('main', 3);
+  await rt.drain();
+  assert.equal(t.value, 0);
+  await rt.close();
+});
+
+test('loading: a_missing_file_is_a_clear_error', async () => {
+  await assert.rejects(Runtime.load('/nonexistent/app.wasm'), (e) => {
+    assert.ok(e instanceof SnailError);
+    assert.equal(e.code, 'ERR_LOAD');
+    assert.equal(e.message, 'cannot read the program /nonexistent/app.wasm: no such file');
+    return true;
+  });
+});
+
+test('loading: bytes_that_are_not_wasm_are_a_clear_error', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-'));
+  const file = path.join(dir, 'notes.txt');
+  fs.writeFileSync(file, 'hello there\n');
+  await assert.rejects(Runtime.load(file), (e) => {
+    assert.equal(e.code, 'ERR_NOT_WASM');
+    assert.equal(e.message, `${file} is not a WebAssembly module (it starts with 68 65 6c 6c, not 00 61 73 6d)`);
+    return true;
+  });
+  fs.writeFileSync(file, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0]));
+  await assert.rejects(Runtime.load(file), (e) => e.code === 'ERR_NOT_WASM' && /is not a valid WebAssembly module: /.test(e.message));
+  await assert.rejects(Runtime.load(42), (e) => e.code === 'ERR_LOAD' && /cannot load a program from a number/.test(e.message));
+  fs.rmSync(dir, { recursive: true });
+});
+
+/** @param {string} body @param {object} [options] */
+async function abiProblems(body, options = {}) {
+  try {
+    await Runtime.load(wat(`(module ${body})`), { name: 'bad.wasm', ...options });
+  } catch (e) {
+    assert.ok(e instanceof AbiError, `expected an AbiError, got ${e}`);
+    assert.equal(e.code, 'ERR_ABI');
+    const [first, ...rest] = e.message.split('\n');
+    assert.equal(first, 'bad.wasm does not follow the snail-core ABI (docs/abi.md):');
+    return rest.map((l) => l.replace(/^ {2}- /, ''));
+  }
+  assert.fail('the module was accepted');
+}
+
+const ENTRY = '(func (export "snail.entry.main") (param i32) (result i32) (i32.const 0))';
+
+test('abi: a_module_without_entries_is_refused', async () => {
+  assert.deepEqual(await abiProblems(''), [
+    'it exports no entry (a function named "snail.entry.NAME" of type (func (param i32) (result i32)))',
+  ]);
+});
+
+test('abi: entries_of_the_wrong_type_are_refused_by_name', async () => {
+  assert.deepEqual(await abiProblems(`${ENTRY} (func (export "snail.entry.two") (param i32 i32) (result i32) (i32.const 0))`), [
+    'its entry "snail.entry.two" has type (func (param i32 i32) (result i32)); entries have type (func (param i32) (result i32))',
+  ]);
+  assert.deepEqual(await abiProblems('(global (export "snail.entry.g") i32 (i32.const 0))'), [
+    'its entry "snail.entry.g" is a global; entries are functions',
+  ]);
+});
+
+test('abi: handler_globals_must_be_mutable_and_of_an_allowed_type', async () => {
+  assert.deepEqual(await abiProblems(`${ENTRY}
+    (global (export "snail.handler.fixed") i32 (i32.const 0))
+    (global (export "snail.handler.vec") (mut v128) (v128.const i32x4 0 0 0 0))
+    (func (export "snail.handler.fn"))`), [
+    'its handler global "snail.handler.fixed" is immutable; handlers are mutable globals',
+    'its handler global "snail.handler.vec" has type v128; allowed: i32, i64, f32, f64, externref, funcref',
+    'its handler "snail.handler.fn" is a function; handlers are mutable globals',
+  ]);
+});
+
+test('abi: imports_must_be_known_well_typed_or_provided', async () => {
+  assert.deepEqual(await abiProblems(`
+    (import "snail" "teleport" (func))
+    (import "snail" "sleep" (func (param i32) (result i32)))
+    (import "env" "callback" (func))
+    ${ENTRY}`), [
+    'it imports snail.teleport, which snail-core does not provide (it provides sleep, yield, join, dispatch, result, release, cancel_requested)',
+    'it imports snail.sleep with type (func (param i32) (result i32)); the ABI type is (func (param f64) (result i32))',
+    'it imports env.callback, which nobody provides (pass it in the `imports` option)',
+  ]);
+});
+
+test('abi: dispatch_needs_the_function_table_and_wasi_needs_memory', async () => {
+  assert.deepEqual(await abiProblems(`
+    (import "snail" "dispatch" (func (param i32 i32 i32) (result i32)))
+    (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
+    ${ENTRY}`), [
+    'it imports snail.dispatch but does not export its function table as "__indirect_function_table"',
+    'it imports WASI functions but does not export its memory as "memory"',
+  ]);
+});
+
+test('abi: a_stack_pointer_needs_the_stack_functions', async () => {
+  assert.deepEqual(await abiProblems(`
+    (global (export "__stack_pointer") (mut i32) (i32.const 1024))
+    (global (export "snail.stack.limit") i32 (i32.const 0))
+    ${ENTRY}`), [
+    'it exports __stack_pointer but not the function "snail.stack.acquire" (programs with a shadow stack let the runtime give each task its own segment)',
+    'it exports __stack_pointer but not the function "snail.stack.release" (programs with a shadow stack let the runtime give each task its own segment)',
+    'its "snail.stack.limit" export is not a mutable i32 global',
+  ]);
+});
+
+test('abi: another_abi_version_is_refused', async () => {
+  const bytes = wat(`(module ${ENTRY})`);
+  // Append a custom section "snail.abi" holding "2".
+  const name = new TextEncoder().encode('snail.abi');
+  const section = new Uint8Array([0, 1 + name.length + 1, name.length, ...name, 0x32]);
+  const withVersion = new Uint8Array([...bytes, ...section]);
+  await assert.rejects(Runtime.load(withVersion, { name: 'v2.wasm' }), (e) => {
+    assert.ok(e instanceof AbiError);
+    assert.match(e.message, /it was built for snail-core ABI version 2; this runtime implements version 1/);
+    return true;
+  });
+});
+
+test('abi: the_imports_option_cannot_replace_the_runtime_modules', async () => {
+  await assert.rejects(Runtime.load(program('hello'), { imports: { snail: {} } }), (e) => e.code === 'ERR_OPTION' && /may not provide module "snail"/.test(e.message));
+});
+
+test('abi: waiting_outside_a_task_fails_the_initialisation_clearly', async () => {
+  const bytes = wat(`(module
+    (import "snail" "yield" (func $yield (result i32)))
+    (func (export "_initialize") (drop (call $yield)))
+    ${ENTRY})`);
+  await assert.rejects(Runtime.load(bytes, { name: 'init.wasm' }), (e) => {
+    assert.equal(e.code, 'ERR_INIT');
+    assert.match(e.message, /^init\.wasm failed during its initialisation \(_initialize\): it called a suspending snail import outside a task; waits are only allowed in tasks$/);
+    return true;
+  });
+});
+
+test('api: dispatch_refuses_unknown_entries_bad_arguments_and_work_after_close', async () => {
+  const rt = await Runtime.load(program('hello'), { stdout: () => {} });
+  assert.throws(() => rt.dispatch('nope'), (e) => e.code === 'ERR_NO_ENTRY' && /has no entry "nope"; its entries are: main/.test(e.message));
+  assert.throws(() => rt.dispatch('main', 1.5), (e) => e.code === 'ERR_ARG');
+  assert.throws(() => rt.dispatch('main', 2 ** 40), (e) => e.code === 'ERR_ARG');
+  assert.throws(() => rt.dispatch(3), (e) => e.code === 'ERR_ARG');
+  await rt.close();
+  assert.throws(() => rt.dispatch('main'), (e) => e.code === 'ERR_CLOSED' && /is closed/.test(e.message));
+  await assert.rejects(Runtime.load(program('hello'), { stackSize: 100 }), (e) => e.code === 'ERR_OPTION');
+  await assert.rejects(Runtime.load(program('hello'), { maxSteps: 0 }), (e) => e.code === 'ERR_OPTION');
+});

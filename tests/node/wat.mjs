@@ -1,0 +1,17 @@
+// Assembles WebAssembly text in tests (npm package wabt).
+import wabtInit from 'wabt';
+
+const wabt = await wabtInit();
+const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true };
+
+/** @param {string} text @returns {Uint8Array} */
+export function wat(text) {
+  const mod = wabt.parseWat('test.wat', text, features);
+  try {
+    mod.resolveNames();
+    mod.validate(features);
+    return new Uint8Array(mod.toBinary({ log: false }).buffer);
+  } finally {
+    mod.destroy();
+  }
+}
