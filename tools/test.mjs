@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: builds, then runs every suite.
 //
-//   node tools/test.mjs [cpp] [node] [browser]     (default: all three)
+//   node tools/test.mjs [types] [cpp] [node] [browser]     (default: all)
 //
+//   types    the JavaScript host's JSDoc types, checked by tsc
 //   cpp      the core's unit tests (GoogleTest through ctest, native build)
 //   node     the node:test suites under Node 25+ with real compiled programs
 //   browser  the node:test suites that drive Debian's Chromium through playwright-core
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const all = ['cpp', 'node', 'browser'];
+const all = ['types', 'cpp', 'node', 'browser'];
 const chosen = process.argv.slice(2);
 for (const c of chosen) {
   if (!all.includes(c)) {
@@ -48,6 +49,7 @@ const testFiles = (dir) => fs.readdirSync(path.join(root, dir))
   .map((f) => path.join(dir, f));
 const nodeTest = ['--test', '--test-timeout=300000', '--test-reporter=spec'];
 
+if (suites.includes('types') && !run('type check (tsc)', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])) failed.push('types');
 if (suites.includes('cpp') && !run('C++ unit tests (ctest)', 'ctest', ['--test-dir', 'build/native', '--output-on-failure'])) failed.push('cpp');
 if (suites.includes('node') && !run('node:test suites', process.execPath, [...nodeTest, ...testFiles('tests/node')])) failed.push('node');
 if (suites.includes('browser')) {

@@ -72,6 +72,8 @@ export class Bridge {
     this.slotTasks = [];
     this.nextId = 1;
     this.carriers = 0;
+    /** @type {(() => void)[]} */
+    this.carrierWaiters = [];
     this.peakCarriers = 0;
     this.carrierReuses = 0;
     this.closing = false;
@@ -395,12 +397,31 @@ export class Bridge {
     if (this.carriers > this.peakCarriers) this.peakCarriers = this.carriers;
     const run = /** @type {(slot: number) => Promise<number>} */ (this.runCarrier);
     run(task._slot).then(
-      () => { this.carriers--; },
+      () => { this.carrierEnded(); },
       (error) => {
-        this.carriers--;
+        this.carrierEnded();
         this.guard(() => this.carrierFailed(carrier, error));
       },
     );
+  }
+
+  carrierEnded() {
+    this.carriers--;
+    if (this.carriers === 0) {
+      const waiters = this.carrierWaiters;
+      this.carrierWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /**
+   * Resolves when no carrier is running: the last one settles a microtask or
+   * two after its task left the live set.
+   * @returns {Promise<void>}
+   */
+  carriersSettled() {
+    if (this.carriers === 0) return Promise.resolve();
+    return new Promise((resolve) => this.carrierWaiters.push(() => resolve(undefined)));
   }
 
   /**

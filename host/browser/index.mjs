@@ -8,6 +8,7 @@
 //   await rt.close();
 import { describeProgram } from './abi.mjs';
 import { Bridge, SuspendingImport } from './bridge.mjs';
+import { Task } from './tasks.mjs';
 import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
@@ -17,7 +18,8 @@ import { Wasi } from './wasi.mjs';
 
 export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 export { Status, statusName } from './status.mjs';
-export { Task, TaskState } from './tasks.mjs';
+export { Task };
+export { TaskState } from './tasks.mjs';
 export { hasJspi } from './capabilities.mjs';
 
 /**
@@ -44,7 +46,6 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 
 /**
  * @typedef {import('./program.mjs').ProgramSource} ProgramSource
- * @typedef {import('./tasks.mjs').Task} Task
  *
  * @typedef {object} RuntimeOptions
  * @property {string} [name]  the program's name in messages (default: its path or URL)
@@ -206,14 +207,18 @@ export class Runtime {
   }
 
   /**
-   * Refuses new work, then waits for the live set to empty.
-   * @returns {Promise<{ live: number }>}
+   * Refuses new work, waits for the live set to empty and for the carriers to
+   * settle, and gives up the task handles the program still holds.
+   * @returns {Promise<{ live: number, handlesReleased: number }>}
    */
   async close() {
     this.closed = true;
     this.bridge.closing = true;
     await this.drain();
-    return { live: this.bridge.scheduler.live.size };
+    await this.bridge.carriersSettled();
+    const handlesReleased = this.bridge.handles.size;
+    this.bridge.handles.clear();
+    return { live: this.bridge.scheduler.live.size, handlesReleased };
   }
 
   /** The live tasks, oldest first. @returns {Task[]} */

@@ -50,8 +50,9 @@ export function createRegisterFile({ registers, entries, table, next }) {
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
   const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   /** @type {Map<Register, number>} */
-  const globalIndex = new Map();
-  ordered.forEach((r, i) => globalIndex.set(r, w.importGlobal('registers', String(i), r.type, true)));
+  const globalIndexOf = new Map();
+  const globalIndex = { get: (/** @type {Register} */ r) => /** @type {number} */ (globalIndexOf.get(r)) };
+  ordered.forEach((r, i) => globalIndexOf.set(r, w.importGlobal('registers', String(i), r.type, true)));
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const externTable = w.table('externref', 0);
   const funcTable = w.table('funcref', 0);
@@ -236,7 +237,7 @@ export function createRegisterFile({ registers, entries, table, next }) {
     registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
   };
   if (table) imports.program = { table };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(w.bytes()), imports);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), imports);
   return new RegisterFile(instance, { stride, entryOffset, externs: externs.length, funcs: funcs.length, registers: ordered });
 }
 

@@ -24,7 +24,10 @@ export const TaskState = Object.freeze({
 
 /** @typedef {'queued'|'executing'|'suspended'|'returned'|'failed'|'cancelled'} TaskStateName */
 
-/** The legal transitions; every transition checks this table first. */
+/**
+ * The legal transitions; every transition checks this table first.
+ * @type {Record<TaskStateName, readonly TaskStateName[]>}
+ */
 const LEGAL = {
   queued: ['executing', 'cancelled'],
   executing: ['suspended', 'returned', 'failed', 'cancelled'],

@@ -44,7 +44,7 @@ export class Wasi {
     this.stderr = options.stderr ?? defaultSink('stderr');
     this.randomFill = options.randomFill ?? ((bytes) => {
       // getRandomValues fills at most 65536 bytes per call.
-      for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+      for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(/** @type {Uint8Array<ArrayBuffer>} */ (bytes.subarray(i, i + 65536)));
     });
     this.decoders = [null, new TextDecoder(), new TextDecoder()];
     /** @type {WebAssembly.Memory | null} */

@@ -1,0 +1,73 @@
+// The documents promise what the tests check: code in docs/abi.md and the
+// README runs as written.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { Runtime } from '../../host/browser/index.mjs';
+import { root } from './helpers.mjs';
+import { wat } from './wat.mjs';
+
+/** @param {string} file @param {string} lang */
+function codeBlocks(file, lang) {
+  const text = fs.readFileSync(path.join(root, file), 'utf8');
+  return [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+}
+
+test('docs: the_minimal_program_of_abi_md_runs_as_described', async () => {
+  const blocks = codeBlocks('docs/abi.md', 'wat');
+  assert.equal(blocks.length, 1);
+  const rt = await Runtime.load(wat(blocks[0]), { name: 'abi-example.wasm' });
+  assert.deepEqual(rt.handlerGlobals.map((h) => h.name), ['tag']);
+  const tasks = Array.from({ length: 50 }, (_, i) => rt.dispatch('main', i * 7));
+  await rt.drain();
+  assert.deepEqual(tasks.map((t) => t.value), tasks.map((_, i) => i * 7));
+  await rt.close();
+});
+
+test('docs: the_status_table_of_abi_md_matches_the_runtime_and_the_c_header', async () => {
+  const { Status } = await import('../../host/browser/index.mjs');
+  const text = fs.readFileSync(path.join(root, 'docs/abi.md'), 'utf8');
+  const rows = [...text.matchAll(/^\| (\d) \| `(\w+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
+  assert.deepEqual(Object.fromEntries(rows), { ...Status });
+  const header = fs.readFileSync(path.join(root, 'core/include/snail/abi.h'), 'utf8');
+  for (const [name, value] of rows) {
+    assert.match(header, new RegExp(`#define SNAIL_${name.toUpperCase()} ${value}\\b`));
+  }
+});
+
+test('docs: the_snail_import_table_of_abi_md_matches_the_runtime', async () => {
+  const { SNAIL_IMPORTS } = await import('../../host/browser/abi.mjs');
+  const whole = fs.readFileSync(path.join(root, 'docs/abi.md'), 'utf8');
+  const text = whole.slice(whole.indexOf('### Module `snail`'), whole.indexOf('### Module `wasi_snapshot_preview1`'));
+  const rows = [...text.matchAll(/^\| `(\w+)` \| `(\(func[^`]*\))` \| (yes|no) \|/gm)];
+  const documented = Object.fromEntries(rows.map((m) => [m[1], { type: m[2], suspends: m[3] === 'yes' }]));
+  const { formatFuncType } = await import('../../host/browser/wasm-binary.mjs');
+  const actual = Object.fromEntries(Object.entries(SNAIL_IMPORTS).map(([k, v]) => [k, { type: formatFuncType(v), suspends: v.suspends }]));
+  assert.deepEqual(documented, actual);
+});
+
+test('docs: the_readme_cpp_example_is_the_built_example_and_returns_0', async () => {
+  const [block] = codeBlocks('README.md', 'cpp');
+  assert.equal(block, fs.readFileSync(path.join(root, 'examples/readme/readme.cpp'), 'utf8'));
+  const rt = await Runtime.load(path.join(root, 'build/programs/readme.wasm'));
+  const t = rt.dispatch('main');
+  await rt.drain();
+  assert.equal(t.state, 'returned');
+  assert.equal(t.value, 0);
+  await rt.close();
+});
+
+test('docs: the_readme_javascript_example_runs_as_written', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const [block] = codeBlocks('README.md', 'js');
+  // Inside the package, so that `import ... from 'snail-core'` resolves to it.
+  const file = path.join(root, 'build', 'readme-example.mjs');
+  fs.writeFileSync(file, block);
+  const r = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  fs.rmSync(file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^\[root\] hello from the root task\n/);
+  assert.match(r.stdout, /returned 0 \{/);
+});
