@@ -47,7 +47,9 @@ const testFiles = (dir) => fs.readdirSync(path.join(root, dir))
   .filter((f) => f.endsWith('.test.mjs'))
   .sort()
   .map((f) => path.join(dir, f));
-const nodeTest = ['--test', '--test-timeout=300000', '--test-reporter=spec'];
+// --test-force-exit: a failed case may leave a runtime with live tasks, whose
+// keep-alive token would otherwise hold the test process until the timeout.
+const nodeTest = ['--test', '--test-timeout=300000', '--test-reporter=spec', '--test-force-exit'];
 
 if (suites.includes('types') && !run('type check (tsc)', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])) failed.push('types');
 if (suites.includes('cpp') && !run('C++ unit tests (ctest)', 'ctest', ['--test-dir', 'build/native', '--output-on-failure'])) failed.push('cpp');

@@ -5,6 +5,7 @@ import { formatFuncType, readModuleInfo } from './wasm-binary.mjs';
 export const ABI_VERSION = '1';
 export const ENTRY_PREFIX = 'snail.entry.';
 export const HANDLER_PREFIX = 'snail.handler.';
+export const DISPOSER_PREFIX = 'snail.dispose.';
 export const HANDLER_TYPES = Object.freeze(['i32', 'i64', 'f32', 'f64', 'externref', 'funcref']);
 export const ENTRY_TYPE = Object.freeze({ params: ['i32'], results: ['i32'] });
 
@@ -20,6 +21,7 @@ export const SNAIL_IMPORTS = Object.freeze({
   result: { params: ['i32'], results: ['i32'], suspends: false },
   release: { params: ['i32'], results: [], suspends: false },
   cancel_requested: { params: [], results: ['i32'], suspends: false },
+  cancel: { params: ['i32'], results: ['i32'], suspends: false },
 });
 
 /** Exports that make up the stack registers. */
@@ -38,6 +40,7 @@ export const STACK = Object.freeze({
  *
  * @typedef {object} ProgramShape
  * @property {string[]} entries  entry names (without the prefix), in export order
+ * @property {string[]} disposers  "MODULE.NAME" of each suspending import the program disposes itself
  * @property {{ name: string, exportName: string, type: string }[]} handlers
  * @property {{ base: boolean, limit: boolean } | null} stack  null: the program has no shadow stack
  * @property {boolean} table  exports __indirect_function_table
@@ -51,7 +54,8 @@ export const STACK = Object.freeze({
  * lists every problem found.
  * @param {WebAssembly.Module} module
  * @param {Uint8Array | null} bytes  the module's bytes, when known (full type checks)
- * @param {{ name: string, providedImports: (module: string, name: string) => boolean }} context
+ * @param {{ name: string, providedImports: (module: string, name: string) => boolean,
+ *           suspendingImport: (module: string, name: string) => boolean }} context
  * @returns {ProgramShape}
  */
 export function describeProgram(module, bytes, context) {
@@ -105,6 +109,7 @@ export function describeProgram(module, bytes, context) {
 
   const entries = [];
   const handlers = [];
+  const disposers = [];
   for (const e of exports) {
     if (e.name.startsWith(ENTRY_PREFIX)) {
       const name = e.name.slice(ENTRY_PREFIX.length);
@@ -121,6 +126,17 @@ export function describeProgram(module, bytes, context) {
       else if (!HANDLER_TYPES.includes(e.global.type)) {
         problems.push(`its handler global "${e.name}" has type ${e.global.type}; allowed: ${HANDLER_TYPES.join(', ')}`);
       } else handlers.push({ name, exportName: e.name, type: e.global.type });
+    } else if (e.name.startsWith(DISPOSER_PREFIX)) {
+      const target = e.name.slice(DISPOSER_PREFIX.length);
+      const dot = target.indexOf('.');
+      const imp = dot > 0 ? imports.find((i) => i.kind === 'function' && i.module === target.slice(0, dot) && i.name === target.slice(dot + 1)) : undefined;
+      if (e.kind !== 'function') problems.push(`its disposer "${e.name}" is a ${e.kind}; disposers are functions`);
+      else if (!imp) problems.push(`its disposer "${e.name}" names no function it imports (the form is ${DISPOSER_PREFIX}MODULE.NAME)`);
+      else if (!context.suspendingImport(imp.module, imp.name)) {
+        problems.push(`its disposer "${e.name}" belongs to ${target}, which is not a suspending import declared with suspend()`);
+      } else if (e.type && imp.type && (e.type.results.length !== 0 || e.type.params.join() !== imp.type.results.join())) {
+        problems.push(`its disposer "${e.name}" has type ${formatFuncType(e.type)}; it takes the result of ${target}: ${formatFuncType({ params: imp.type.results, results: [] })}`);
+      } else disposers.push(target);
     }
   }
   if (entries.length === 0 && !problems.some((p) => p.includes('entry'))) {
@@ -161,7 +177,7 @@ export function describeProgram(module, bytes, context) {
     const list = problems.map((p) => `  - ${p}`).join('\n');
     throw new AbiError(`${context.name} does not follow the snail-core ABI (docs/abi.md):\n${list}`);
   }
-  return { entries, handlers, stack, table, imports, exports, typesKnown };
+  return { entries, handlers, disposers, stack, table, imports, exports, typesKnown };
 }
 
 /** @param {FuncType} a @param {FuncType} b */

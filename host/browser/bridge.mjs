@@ -3,15 +3,29 @@
 //
 // At a wait the bridge saves the task's registers and installs the defaults
 // (one call into the register file), gives the permit back and starts the
-// operation. Completion only makes a resumption ready. When the scheduler grants
-// the resumption the permit, the bridge installs the task's registers and settles
-// its gate, the Promise JSPI parked the task's stack on; the task keeps the
-// permit until its Wasm suspends again or returns: settling the gate does not
-// mean Wasm has run.
-import { InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+// operation with the task's AbortSignal. The operation's one Promise covers the
+// operation and its cleanup; its settlement only makes a resumption ready. When
+// the scheduler grants the resumption the permit, the bridge decides what Wasm
+// receives (the result, or the cancellation when it was requested: then an
+// undelivered result is disposed, exactly once), installs the task's registers
+// and settles its gate. The task keeps the permit until its Wasm suspends again
+// or returns: settling the gate does not mean Wasm has run.
+import { adapter, armed, timer } from './adapters.mjs';
+import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { Scheduler, Task, TaskState } from './tasks.mjs';
+
+/** A delivery that throws into the task's Wasm instead of returning a value. */
+export const REJECT = 'reject';
+
+/**
+ * @typedef {object} SuspendOptions
+ * @property {unknown} [cancelled]  what Wasm receives when the wait ends because the
+ *   task was cancelled (default: Status.cancelled), or 'reject' to throw a CancelledError
+ * @property {unknown} [failed]  what Wasm receives when the operation rejects
+ *   (default: Status.failed), or 'reject' to throw the operation's error
+ */
 
 /**
  * A suspending import declared by a runtime author with suspend(): the bridge
@@ -21,13 +35,23 @@ import { Scheduler, Task, TaskState } from './tasks.mjs';
 export class SuspendingImport {
   /**
    * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
-   * @param {((result: unknown) => void) | undefined} discard
+   * @param {((result: unknown, context: DisposeContext) => void) | undefined} discard
+   * @param {SuspendOptions} options
    */
-  constructor(operation, discard) {
+  constructor(operation, discard, options) {
     this.operation = operation;
     this.discard = discard;
+    this.options = options;
   }
 }
+
+/**
+ * @typedef {object} DisposeContext
+ * @property {string} importName  the suspending import whose result is disposed
+ * @property {Task} task  the task that will not receive it
+ * @property {(cleanup: PromiseLike<unknown>) => void} track  hands asynchronous
+ *   cleanup (closing a descriptor) to the runtime; close() waits for it
+ */
 
 /** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
 class Rejection {
@@ -43,19 +67,29 @@ function resolvedStatus(/** @type {number} */ s) {
   return (RESOLVED[s] ??= Promise.resolve(s));
 }
 
+const OK = 1;
+const FAILED = 2;
+
+/**
+ * How one suspending import behaves.
+ * @typedef {object} WaitSpec
+ * @property {string} name  the import's name, for messages ("snail.sleep", "env.read")
+ * @property {(args: any[]) => string} describe  what the task waits on
+ * @property {(task: Task, args: any[]) => unknown} [now]  a delivery to return at once,
+ *   keeping the permit, or undefined to suspend
+ * @property {(signal: AbortSignal, task: Task, args: any[]) => unknown} operation  the
+ *   adapter: a promise covering the operation and its cleanup, or a value ready now
+ * @property {(value: unknown, task: Task) => unknown} accept  the delivery of a result
+ * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
+ * @property {(error: unknown) => unknown} failed  the delivery of a failure (or REJECT)
+ * @property {((result: unknown, context: DisposeContext) => void) | null} discard
+ * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
+ */
+
 /**
  * @typedef {import('./tasks.mjs').SchedulerOptions} SchedulerOptions
  * @typedef {import('./abi.mjs').ProgramShape} ProgramShape
- *
- * @typedef {object} WaitSpec
- * @property {string} name  the import's name, for messages
- * @property {(task: Task, ...args: any[]) => string} describe  what the task waits on
- * @property {(task: Task, ...args: any[]) => unknown} [now]  a delivery to return at
- *   once without suspending, or undefined to suspend
- * @property {(task: Task, ...args: any[]) => unknown} operation  the wait itself: a
- *   promise whose fulfilment value is delivered to Wasm, or a value that is ready now
- * @property {(error: unknown, task: Task) => unknown} onError  the delivery when the
- *   operation rejects
+ * @typedef {import('./registers.mjs').RegisterFile} RegisterFile
  */
 
 export class Bridge {
@@ -66,6 +100,8 @@ export class Bridge {
     this.scheduler = new Scheduler(this, options.scheduler);
     this.stackSize = options.stackSize;
     this.programName = options.programName;
+    /** @type {Map<number, Task>} live tasks by id */
+    this.byId = new Map();
     /** @type {Map<number, Task>} tasks Wasm holds a handle on */
     this.handles = new Map();
     /** @type {(Task | undefined)[]} the task owning each register-file slot */
@@ -78,7 +114,14 @@ export class Bridge {
     this.carrierReuses = 0;
     this.closing = false;
     this.pumpQueued = false;
-    /** @type {import('./registers.mjs').RegisterFile | null} */
+    /** Set while a disposer or a drop function runs: the runtime may not be re-entered. */
+    this.disposing = '';
+    /** @type {Set<PromiseLike<unknown>>} asynchronous cleanup disposers handed over */
+    this.cleanups = new Set();
+    /** @type {{ task: number, operation: string, error: unknown }[]} disposer and drop failures */
+    this.disposerErrors = [];
+    this.counters = { cancellationsRequested: 0, discarded: 0, disposed: 0, disposerFailures: 0 };
+    /** @type {RegisterFile | null} */
     this.registers = null;
     /** @type {any} */
     this.program = null;
@@ -88,10 +131,19 @@ export class Bridge {
     this.entryNames = [];
     /** @type {WebAssembly.Table | null} */
     this.table = null;
+    /** @type {Record<string, Function>} the program's native disposers by import */
+    this.nativeDisposers = {};
+    /** @type {WeakMap<object, WaitSpec>} the spec behind each suspending import */
+    this.specs = new WeakMap();
     this.runQueuedPump = () => {
       this.pumpQueued = false;
       this.guard(() => this.scheduler.pump(true));
     };
+  }
+
+  /** @returns {RegisterFile} */
+  get regs() {
+    return /** @type {RegisterFile} */ (this.registers);
   }
 
   // ---------------------------------------------------------------------------
@@ -100,70 +152,137 @@ export class Bridge {
   /** The import object of module "snail", built before the program is instantiated. */
   imports() {
     const sched = this.scheduler;
+    const statusOf = { accept: (/** @type {unknown} */ v) => v, cancelled: Status.cancelled, failed: () => Status.failed };
     return {
+      // The built-in waits are adapters on the same path as every other
+      // suspending import; `now` only answers calls that need no waiting.
       sleep: this.suspending({
-        name: 'sleep',
-        describe: (_t, ms) => `sleep ${ms} ms`,
-        now: (_t, ms) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
-        operation: (_t, ms) => new Promise((resolve) => { setTimeout(resolve, ms, Status.ok); }),
-        onError: () => Status.failed,
+        ...statusOf,
+        name: 'snail.sleep',
+        describe: ([ms]) => `snail.sleep(${ms} ms)`,
+        now: (_t, [ms]) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
+        operation: (signal, _t, [ms]) => timer(signal, ms, Status.ok),
       }),
       yield: this.suspending({
-        name: 'yield',
-        describe: () => 'yield',
+        ...statusOf,
+        name: 'snail.yield',
+        describe: () => 'snail.yield()',
         // Nothing else is ready and the turn has budget left: the permit comes
         // straight back, so keep it and skip the register save and install.
         now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),
         operation: () => Status.ok,
-        onError: () => Status.failed,
       }),
       join: this.suspending({
-        name: 'join',
-        describe: (_t, h) => `join #${h}`,
-        now: (_t, h) => {
+        ...statusOf,
+        name: 'snail.join',
+        describe: ([h]) => `snail.join(#${h})`,
+        now: (_t, [h]) => {
           const child = this.handles.get(h);
           if (!child) return Status.invalid;
           return child.finished ? endStatus(child) : undefined;
         },
-        operation: (_t, h) => {
+        operation: (signal, _t, [h]) => {
           const child = /** @type {Task} */ (this.handles.get(h));
           sched.boost(child);
-          return child.done.then(endStatus);
+          return adapter(signal, ({ resolve }) => {
+            child.done.then((c) => resolve(endStatus(c)));
+          });
         },
-        onError: () => Status.failed,
       }),
-      dispatch: (entry, arg, drop) => this.dispatchFromWasm(entry, arg, drop),
-      result: (h) => {
+      dispatch: (/** @type {number} */ entry, /** @type {number} */ arg, /** @type {number} */ drop) => this.dispatchFromWasm(entry, arg, drop),
+      result: (/** @type {number} */ h) => {
         const t = this.handles.get(h);
         return t && t.state === TaskState.returned ? /** @type {number} */ (t.value) : 0;
       },
-      release: (h) => {
+      release: (/** @type {number} */ h) => {
         const t = this.handles.get(h);
         if (t && --t._handles === 0) this.handles.delete(h);
       },
-      cancel_requested: () => 0,
+      cancel_requested: () => {
+        const t = sched.holder;
+        return t !== null && t._cancelRequested ? 1 : 0;
+      },
+      cancel: (/** @type {number} */ h) => {
+        this.refuseReentry('snail.cancel');
+        const t = this.handles.get(h);
+        if (!t) return Status.invalid;
+        this.cancel(t);
+        return Status.ok;
+      },
     };
   }
 
   /**
-   * Makes a suspending import from a wait specification.
-   * @param {WaitSpec} spec
+   * The import object for a module the embedder provides; fields declared with
+   * suspend() become suspending imports.
+   * @param {string} moduleName @param {Record<string, unknown>} fields
    */
-  suspending(spec) {
+  userImports(moduleName, fields) {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const [name, value] of Object.entries(fields)) {
+      const label = `${moduleName}.${name}`;
+      if (value instanceof WebAssembly.Suspending) {
+        throw new SnailError(`imports.${label} is a WebAssembly.Suspending made outside snail-core; declare it with suspend(operation) so that the scheduler owns its suspension (its gate, the permit, cancellation)`, { code: 'ERR_ADAPTER' });
+      }
+      if (!(value instanceof SuspendingImport)) {
+        out[name] = value;
+        continue;
+      }
+      const { operation, discard, options } = value;
+      const cancelled = options.cancelled ?? Status.cancelled;
+      const failed = options.failed ?? Status.failed;
+      out[name] = this.suspending({
+        name: label,
+        describe: () => label,
+        operation: (signal, _task, args) => {
+          const p = operation(signal, ...args);
+          if (p === null || typeof p !== 'object' || typeof (/** @type {any} */ (p).then) !== 'function') {
+            throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
+          }
+          return p;
+        },
+        accept: (v) => v,
+        cancelled,
+        failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
+        discard: discard ?? null,
+        nativeDiscard: null,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Makes a suspending import from a wait specification.
+   * @param {Partial<WaitSpec> & { name: string, describe: WaitSpec['describe'], operation: WaitSpec['operation'] }} partial
+   */
+  suspending(partial) {
+    /** @type {WaitSpec} */
+    const spec = {
+      accept: (v) => v,
+      cancelled: Status.cancelled,
+      failed: () => Status.failed,
+      discard: null,
+      nativeDiscard: null,
+      ...partial,
+    };
     const bridge = this;
     const sched = this.scheduler;
-    return new WebAssembly.Suspending(function wait(/** @type {any[]} */ ...args) {
+    const fn = function wait(/** @type {any[]} */ ...args) {
       const task = sched.holder;
       if (task === null) {
-        throw new SnailError(`snail.${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
+        throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
       }
+      bridge.refuseReentry(spec.name);
+      // A cancelled task's later waits end at once; it keeps the permit.
+      if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
       if (spec.now) {
-        const delivery = spec.now(task, ...args);
+        const delivery = spec.now(task, args);
         if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
       }
-      const registers = /** @type {import('./registers.mjs').RegisterFile} */ (bridge.registers);
-      registers.suspend(task._slot);
-      sched.suspend(task, spec.describe(task, ...args));
+      bridge.regs.suspend(task._slot);
+      sched.suspend(task, spec.describe(args));
+      task._wait = spec;
       /** @type {Promise<unknown>} */
       const gate = new Promise((resolve, reject) => {
         task._gate = resolve;
@@ -171,52 +290,61 @@ export class Bridge {
       });
       let operation;
       try {
-        operation = spec.operation(task, ...args);
+        operation = spec.operation(bridge.signalOf(task), task, args);
       } catch (error) {
         operation = Promise.reject(error);
       }
-      if (operation !== null && typeof operation === 'object' && typeof operation.then === 'function') {
-        operation.then(
-          (value) => bridge.guard(() => bridge.completeWait(task, value)),
-          (error) => bridge.guard(() => bridge.completeWait(task, spec.onError(error, task))),
+      if (operation !== null && typeof operation === 'object' && typeof (/** @type {any} */ (operation).then) === 'function') {
+        /** @type {PromiseLike<unknown>} */ (operation).then(
+          (value) => bridge.guard(() => bridge.settle(task, OK, value)),
+          (error) => bridge.guard(() => bridge.settle(task, FAILED, error)),
         );
       } else {
         // Completed already (yield): the resumption queues behind the work that is ready now.
-        sched.ready(task, operation);
+        task._outcome = OK;
+        task._result = operation;
+        sched.ready(task);
       }
       sched.pump(false);
       return gate;
-    });
+    };
+    const suspendingFn = new WebAssembly.Suspending(fn);
+    this.specs.set(suspendingFn, spec);
+    return suspendingFn;
   }
 
   /**
-   * The import object for a module of suspending imports declared with suspend().
-   * @param {string} moduleName @param {Record<string, unknown>} fields
+   * The operation of a suspended task settled: it becomes ready. Nothing is
+   * delivered yet; the suspension owns a successful result until resume().
+   * @param {Task} task @param {number} outcome @param {unknown} value
    */
-  userImports(moduleName, fields) {
-    /** @type {Record<string, unknown>} */
-    const out = {};
-    for (const [name, value] of Object.entries(fields)) {
-      if (!(value instanceof SuspendingImport)) {
-        out[name] = value;
-        continue;
-      }
-      const { operation } = value;
-      const label = `${moduleName}.${name}`;
-      out[name] = this.suspending({
-        name: label,
-        describe: () => label,
-        operation: (task, ...args) => {
-          const p = operation(this.signalOf(task), ...args);
-          if (!p || typeof (/** @type {any} */ (p).then) !== 'function') {
-            throw new SnailError(`the operation of suspending import ${label} returned ${typeof p}, not a Promise; an operation must return one Promise covering its work and cleanup`, { code: 'ERR_ADAPTER' });
-          }
-          return p;
-        },
-        onError: (error) => new Rejection(error),
-      });
+  settle(task, outcome, value) {
+    task._outcome = outcome;
+    task._result = value;
+    this.scheduler.ready(task);
+    this.scheduler.pump(true);
+  }
+
+  /** @param {unknown} delivery */
+  deliverNow(delivery) {
+    if (delivery instanceof Rejection) return Promise.reject(delivery.error);
+    return typeof delivery === 'number' ? resolvedStatus(delivery) : Promise.resolve(delivery);
+  }
+
+  /** @param {WaitSpec} spec @param {Task} task */
+  cancelDelivery(spec, task) {
+    if (spec.cancelled === REJECT) return new Rejection(new CancelledError(`${task} was cancelled while waiting on ${spec.name}`, { task }));
+    return spec.cancelled;
+  }
+
+  /**
+   * Throws if a disposer or drop function tries to re-enter the runtime.
+   * @param {string} what
+   */
+  refuseReentry(what) {
+    if (this.disposing) {
+      throw new SnailError(`${this.disposing} tried to use ${what}: disposers and drop functions are synchronous and may not suspend or re-enter snail-core`, { code: 'ERR_REENTRANT' });
     }
-    return out;
   }
 
   /**
@@ -245,10 +373,113 @@ export class Bridge {
     }
   }
 
-  /** @param {Task} task @param {unknown} delivery */
-  completeWait(task, delivery) {
-    this.scheduler.ready(task, delivery);
-    this.scheduler.pump(true);
+  // ---------------------------------------------------------------------------
+  // Cancellation
+
+  /**
+   * Requests cancellation of a task. Sticky: the request stays until the task
+   * ends. A queued task is discarded at once and never enters Wasm; a suspended
+   * task's signal aborts, and it resumes with the cancellation once its
+   * operation has settled; an executing task sees it at its next wait or check.
+   * @param {Task} task
+   * @returns {boolean} true if the task was live
+   */
+  cancel(task) {
+    if (task.finished) return false;
+    if (task._cancelRequested) return true;
+    task._cancelRequested = true;
+    this.counters.cancellationsRequested++;
+    if (task.state === TaskState.queued) {
+      this.discardQueued(task);
+    } else if (task._abort) {
+      task._abort.abort(new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
+    }
+    return true;
+  }
+
+  /**
+   * A queued task leaves the live set without running. A task dispatched from
+   * Wasm with a drop function gets it called with its argument instead.
+   * @param {Task} task
+   */
+  discardQueued(task) {
+    this.scheduler.discard(task);
+    this.counters.discarded++;
+    this.byId.delete(task.id);
+    task.error = new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled before it started`, { task });
+    if (task._drop !== 0) {
+      // The drop function runs outside any task: on the defaults and the
+      // program's own stack, even when the cancel came from a running task.
+      const running = this.scheduler.holder;
+      if (running !== null) this.regs.suspend(running._slot);
+      this.runDisposer(`the drop function of ${task}`, task, () => this.regs.drop(task._drop, task._arg));
+      if (running !== null) this.regs.install(running._slot);
+    }
+    this.releaseSlot(task);
+    if (task._handles === 0) this.handles.delete(task.id);
+  }
+
+  /**
+   * Runs a disposer or drop function: synchronously, with re-entry refused. A
+   * failure is recorded and counted; it never stops the task from unwinding.
+   * @param {string} what @param {Task} task @param {() => unknown} fn
+   */
+  runDisposer(what, task, fn) {
+    const outer = this.disposing;
+    this.disposing = what;
+    try {
+      const r = fn();
+      if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r).then) === 'function') {
+        /** @type {PromiseLike<unknown>} */ (r).then(undefined, () => {});
+        throw new SnailError(`${what} returned a Promise: disposers are synchronous; hand asynchronous cleanup to context.track()`, { code: 'ERR_REENTRANT' });
+      }
+    } catch (error) {
+      this.counters.disposerFailures++;
+      let reported = error;
+      if (error instanceof WebAssembly.SuspendError) {
+        reported = new SnailError(`${what} tried to suspend: disposers and drop functions are synchronous and may not wait`, { code: 'ERR_REENTRANT', cause: error });
+      }
+      this.disposerErrors.push({ task: task.id, operation: what, error: reported });
+    } finally {
+      this.disposing = outer;
+    }
+  }
+
+  /**
+   * A successful result that will never be delivered: its disposers run,
+   * exactly once (only resume() calls this, once per wait).
+   * @param {WaitSpec} spec @param {Task} task @param {unknown} result
+   */
+  dispose(spec, task, result) {
+    if (!spec.discard && !spec.nativeDiscard) return;
+    this.counters.disposed++;
+    /** @type {DisposeContext} */
+    const context = {
+      importName: spec.name,
+      task,
+      track: (cleanup) => this.track(cleanup),
+    };
+    if (spec.discard) {
+      const discard = spec.discard;
+      this.runDisposer(`the disposer of ${spec.name}`, task, () => discard(result, context));
+    }
+    if (spec.nativeDiscard) {
+      const native = spec.nativeDiscard;
+      this.runDisposer(`the native disposer of ${spec.name}`, task, () => native(result));
+    }
+  }
+
+  /**
+   * Asynchronous cleanup a disposer started; close() waits for it.
+   * @param {PromiseLike<unknown>} cleanup
+   */
+  track(cleanup) {
+    if (!cleanup || typeof cleanup.then !== 'function') {
+      throw new SnailError('track() takes the Promise of the cleanup', { code: 'ERR_ARG' });
+    }
+    this.cleanups.add(cleanup);
+    const done = () => { this.cleanups.delete(cleanup); };
+    cleanup.then(done, done);
   }
 
   // ---------------------------------------------------------------------------
@@ -273,11 +504,11 @@ export class Bridge {
     this.table = shape.table ? x.__indirect_function_table : null;
     const limitRegister = registers.find((r) => r.role === 'stack_limit');
     this.program = {
-      handlers: registers.filter((r) => r.role === 'handler'),
       stackRegisters: limitRegister ? { pointer: x.__stack_pointer, limit: limitRegister.global } : null,
       stackAcquire: shape.stack ? x['snail.stack.acquire'] : null,
       stackRelease: shape.stack ? x['snail.stack.release'] : null,
     };
+    for (const name of shape.disposers) this.nativeDisposers[name] = x[`snail.dispose.${name}`];
     this.registers = createRegisterFile({
       registers,
       entries: shape.entries.map((name) => ({ name, fn: x[`snail.entry.${name}`] })),
@@ -287,9 +518,23 @@ export class Bridge {
     this.runCarrier = WebAssembly.promising(this.registers.carrier);
   }
 
+  /**
+   * Connects the program's native disposers (exports `snail.dispose.MODULE.NAME`)
+   * to the suspending imports they belong to.
+   * @param {Record<string, Record<string, unknown>>} importObject
+   */
+  attachNativeDisposers(importObject) {
+    for (const [name, fn] of Object.entries(this.nativeDisposers)) {
+      const dot = name.indexOf('.');
+      const field = importObject[name.slice(0, dot)]?.[name.slice(dot + 1)];
+      const spec = field ? this.specs.get(/** @type {object} */ (field)) : undefined;
+      if (spec) spec.nativeDiscard = /** @type {(r: unknown) => void} */ (fn);
+    }
+  }
+
   /** Records the current register values as the defaults (after initialisation). */
   captureDefaults() {
-    /** @type {import('./registers.mjs').RegisterFile} */ (this.registers).save(0);
+    this.regs.save(0);
   }
 
   // ---------------------------------------------------------------------------
@@ -300,8 +545,8 @@ export class Bridge {
    * @param {string} label @param {number} entry @param {number} arg @param {number} fromSlot
    */
   createTask(label, entry, arg, fromSlot) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
-    const task = new Task(this.nextId++, label);
+    const registers = this.regs;
+    const task = new Task(this.nextId++, label, this);
     const slot = registers.allocate();
     task._slot = slot;
     task._arg = arg;
@@ -309,6 +554,7 @@ export class Bridge {
     registers.setEntry(slot, entry, arg);
     if (fromSlot < 0) registers.capture(slot);
     else registers.inherit(fromSlot, slot);
+    this.byId.set(task.id, task);
     this.scheduler.add(task);
     return task;
   }
@@ -319,6 +565,7 @@ export class Bridge {
    * @param {number} entry @param {number} arg @param {number} drop
    */
   dispatchFromWasm(entry, arg, drop) {
+    this.refuseReentry('snail.dispatch');
     if (this.scheduler.holder === null) {
       throw new SnailError('snail.dispatch was called outside a task; dispatch from JavaScript with rt.dispatch()', { code: 'ERR_NOT_IN_TASK' });
     }
@@ -338,6 +585,7 @@ export class Bridge {
    * @param {string} name @param {number} arg
    */
   dispatchEntry(name, arg) {
+    this.refuseReentry('rt.dispatch()');
     const index = this.entryNames.indexOf(name);
     if (index < 0) {
       throw new SnailError(`${this.programName} has no entry "${name}"; its entries are: ${this.entryNames.join(', ')}`, { code: 'ERR_NO_ENTRY' });
@@ -375,7 +623,6 @@ export class Bridge {
    * @returns {boolean} false if the task could not start (and has failed)
    */
   prepareStart(task) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
     let low = 0;
     if (this.program.stackAcquire) {
       low = this.program.stackAcquire(this.stackSize) >>> 0;
@@ -385,7 +632,7 @@ export class Bridge {
       }
     }
     task._stackLow = low;
-    registers.start(task._slot, low, this.stackSize);
+    this.regs.start(task._slot, low, this.stackSize);
     return true;
   }
 
@@ -435,7 +682,11 @@ export class Bridge {
       throw new InternalError(`a carrier finished slot ${slot}, which does not belong to the permit holder`);
     }
     const carrier = task._carrier;
-    this.finishTask(task, TaskState.returned, result, undefined);
+    if (task._cancelRequested) {
+      this.finishTask(task, TaskState.cancelled, result, new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
+    } else {
+      this.finishTask(task, TaskState.returned, result, undefined);
+    }
     const following = this.scheduler.takeStartForCarrier();
     if (following !== null && this.prepareStart(following)) {
       following._carrier = carrier;
@@ -458,12 +709,15 @@ export class Bridge {
       throw new InternalError(`${task} failed on its carrier without holding the permit: ${String(error)}`);
     }
     if (error instanceof ProgramExit) {
-      this.finishTask(task, TaskState.returned, error.code, undefined);
+      this.finishTask(task, task._cancelRequested ? TaskState.cancelled : TaskState.returned, error.code, undefined);
+    } else if (error instanceof CancelledError && task._cancelRequested) {
+      // The program chose rejection ('reject'): the cancellation unwound its Wasm.
+      this.finishTask(task, TaskState.cancelled, undefined, error);
     } else {
       let message = error instanceof Error ? error.message : String(error);
       const overflow = this.stackOverflowHint(task, error);
       if (overflow) message += ` (${overflow})`;
-      const failure = new TaskFailedError(`${task.toString().replace(/, executing\)$/, ')')} failed: ${message}`, { cause: error, task });
+      const failure = new TaskFailedError(`${task.toString().replace(/, \w+\)$/, ')')} failed: ${message}`, { cause: error, task });
       this.finishTask(task, TaskState.failed, undefined, failure);
     }
     this.scheduler.pump(true);
@@ -491,8 +745,7 @@ export class Bridge {
    * @param {number | undefined} value @param {unknown} error
    */
   finishTask(task, how, value, error) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
-    registers.install(0);
+    this.regs.install(0);
     if (task._stackLow !== 0) {
       this.program.stackRelease(task._stackLow);
       task._stackLow = 0;
@@ -501,16 +754,18 @@ export class Bridge {
     task.value = value;
     task.error = error;
     task._carrier = null;
+    task._abort = null;
+    this.byId.delete(task.id);
     this.scheduler.finish(task, how);
     if (task._handles === 0) this.handles.delete(task.id);
   }
 
   /** @param {Task} task @param {unknown} error */
   failBeforeEntry(task, error) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
-    registers.install(0);
+    this.regs.install(0);
     this.releaseSlot(task);
     task.error = error;
+    this.byId.delete(task.id);
     this.scheduler.finish(task, TaskState.failed);
     if (task._handles === 0) this.handles.delete(task.id);
     this.queuePump();
@@ -518,25 +773,44 @@ export class Bridge {
 
   /** @param {Task} task */
   releaseSlot(task) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
     if (task._slot !== 0) {
       this.slotTasks[task._slot] = undefined;
-      registers.release(task._slot);
+      this.regs.release(task._slot);
       task._slot = 0;
     }
   }
 
-  /** Installs a granted resumption's registers and settles its gate. @param {Task} task */
+  /**
+   * The resumption was granted the permit: decide what Wasm receives, install
+   * the task's registers, settle its gate. This is where the suspension hands
+   * a successful result over, or, when cancellation was requested, disposes it.
+   * @param {Task} task
+   */
   resume(task) {
-    const registers = /** @type {import('./registers.mjs').RegisterFile} */ (this.registers);
     const gate = task._gate;
-    if (gate === null) throw new InternalError(`${task} was resumed without a gate`);
-    const reject = /** @type {(e: unknown) => void} */ (task._gateReject);
+    const reject = task._gateReject;
+    const spec = task._wait;
+    if (gate === null || reject === null || spec === null) throw new InternalError(`${task} was resumed without a gate`);
     task._gate = null;
     task._gateReject = null;
-    registers.install(task._slot);
-    const delivery = task._delivery;
-    task._delivery = undefined;
+    task._wait = null;
+    const outcome = task._outcome;
+    const result = task._result;
+    task._result = undefined;
+    let delivery;
+    if (task._cancelRequested) {
+      // Sticky: even a result that was already queued resumes as cancelled.
+      if (outcome === OK) this.dispose(spec, task, result);
+      delivery = this.cancelDelivery(spec, task);
+    } else if (outcome === OK) {
+      delivery = spec.accept(result, task);
+    } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {
+      // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
+      delivery = new Rejection(result);
+    } else {
+      delivery = spec.failed(result);
+    }
+    this.regs.install(task._slot);
     if (delivery instanceof Rejection) reject(delivery.error);
     else gate(delivery);
   }
@@ -544,6 +818,7 @@ export class Bridge {
   stats() {
     return {
       ...this.scheduler.stats(),
+      ...this.counters,
       carriers: this.carriers,
       peakCarriers: this.peakCarriers,
       carrierReuses: this.carrierReuses,
@@ -551,6 +826,9 @@ export class Bridge {
       slotsInUse: this.registers ? this.registers.inUse : 0,
       handles: this.handles.size,
       pendingGates: this.scheduler.counts.suspended,
+      pendingCleanups: this.cleanups.size,
+      armedListeners: armed.listeners,
+      armedTimers: armed.timers,
     };
   }
 }

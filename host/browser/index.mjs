@@ -21,24 +21,46 @@ export { Status, statusName } from './status.mjs';
 export { Task };
 export { TaskState } from './tasks.mjs';
 export { hasJspi } from './capabilities.mjs';
+export { adapter, armed, emitterEvent, eventOf, fetchResponse, timer } from './adapters.mjs';
 
 /**
- * Declares a suspending import for the `imports` option of Runtime.load. Each
- * call from Wasm suspends the calling task, runs `operation(signal, ...args)`
- * and resumes the task with the fulfilment value once it holds the permit again.
- * A rejection is thrown into the task's Wasm.
+ * Declares a suspending import for the `imports` option of Runtime.load (the
+ * suspension bridge for runtime authors). Each call from Wasm suspends the
+ * calling task and runs `operation(signal, ...args)`; `signal` aborts when the
+ * task's cancellation is requested. The operation returns one Promise that
+ * covers the operation *and* its cleanup. When it fulfils, the task resumes
+ * with the value (converted to the import's result type) once it holds the
+ * permit again.
+ *
+ * `discard(result, context)` is an optional synchronous disposer for a
+ * successful result that is never delivered: the task was cancelled while the
+ * result waited for the permit, or the operation succeeded after cancellation.
+ * It runs exactly once per such result and never for delivered results or
+ * failures. It may not suspend or re-enter snail-core; asynchronous cleanup it
+ * starts goes to `context.track(promise)`, which close() waits for.
+ *
  * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
- *   returns one Promise covering the operation and its cleanup
- * @param {(result: unknown) => void} [discard]  releases a result that will not be delivered
+ * @param {(result: any, context: import('./bridge.mjs').DisposeContext) => void} [discard]
+ * @param {import('./bridge.mjs').SuspendOptions} [options]  what Wasm receives when the
+ *   task was cancelled (`cancelled`, default Status.cancelled) or the operation
+ *   rejected (`failed`, default Status.failed); 'reject' throws into Wasm instead
  */
-export function suspend(operation, discard) {
+export function suspend(operation, discard, options = {}) {
   if (typeof operation !== 'function') {
     throw new SnailError(`suspend() takes an operation function, got ${typeof operation}`, { code: 'ERR_ARG' });
   }
-  if (discard !== undefined && typeof discard !== 'function') {
+  if (discard !== undefined && discard !== null && typeof discard !== 'function') {
     throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
   }
-  return new SuspendingImport(operation, discard);
+  if (options === null || typeof options !== 'object') {
+    throw new SnailError('the options of suspend() must be an object', { code: 'ERR_ARG' });
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'cancelled' && key !== 'failed') {
+      throw new SnailError(`suspend() has no option "${key}"; its options are cancelled and failed`, { code: 'ERR_ARG' });
+    }
+  }
+  return new SuspendingImport(operation, discard ?? undefined, options);
 }
 
 /** Default size of each task's shadow-stack segment, in bytes. */
@@ -66,6 +88,19 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
+
+/**
+ * What close() reports.
+ * @typedef {object} CloseReport
+ * @property {number[]} cancelled  ids of the tasks close() cancelled
+ * @property {{ id: number, entry: string, state: string, waitingOn: string | null }[]} stuck
+ *   tasks still live when close() stopped waiting (only with a timeout)
+ * @property {number} pendingCleanups  asynchronous cleanups that had not settled
+ * @property {{ task: number, operation: string, error: unknown }[]} disposerErrors
+ *   disposers and drop functions that threw, over the runtime's life
+ * @property {number} handlesReleased  task handles the program still held
+ * @property {boolean} timedOut  close() stopped waiting at its timeout
+ */
 
 /**
  * The execution context of one program: its instance, its scheduler, its tasks.
@@ -96,6 +131,7 @@ export class Runtime {
     const shape = describeProgram(loaded.module, loaded.bytes, {
       name: loaded.name,
       providedImports: (m, n) => userImports[m] !== undefined && userImports[m][n] !== undefined,
+      suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImport,
     });
 
     const limits = stackLimits();
@@ -138,6 +174,7 @@ export class Runtime {
     }
     wasi.attach(instance);
     bridge.attach(instance, shape);
+    bridge.attachNativeDisposers(importObject);
     const init = instance.exports._initialize;
     if (typeof init === 'function') {
       try {
@@ -207,18 +244,84 @@ export class Runtime {
   }
 
   /**
-   * Refuses new work, waits for the live set to empty and for the carriers to
-   * settle, and gives up the task handles the program still holds.
-   * @returns {Promise<{ live: number, handlesReleased: number }>}
+   * Requests cancellation of a task (a Task of this runtime or its id). Sticky:
+   * a queued task is discarded at once and never enters Wasm; a suspended task
+   * resumes with the cancellation and unwinds before it leaves the live set; an
+   * executing task sees it at its next wait or check.
+   * @param {Task | number} taskOrId
+   * @returns {boolean} true if the task was live
    */
-  async close() {
+  cancel(taskOrId) {
+    this.bridge.refuseReentry('rt.cancel()');
+    let task;
+    if (taskOrId instanceof Task) {
+      if (taskOrId._owner !== this.bridge) {
+        throw new SnailError(`${taskOrId} belongs to another runtime`, { code: 'ERR_ARG' });
+      }
+      task = taskOrId;
+    } else if (typeof taskOrId === 'number') {
+      task = this.bridge.byId.get(taskOrId);
+      if (!task) return false;
+    } else {
+      throw new SnailError(`cancel() takes a task or a task id, got ${typeof taskOrId}`, { code: 'ERR_ARG' });
+    }
+    return this.bridge.cancel(task);
+  }
+
+  /**
+   * Closes the runtime: refuses new work with a clear error, cancels every live
+   * task, and waits for them to unwind, for their adapters' cleanup and for
+   * the asynchronous cleanup disposers handed over. Resolves with a report.
+   *
+   * With `timeout` (milliseconds), close() stops waiting after that long and
+   * reports the tasks still live and what each waits on (`stuck`); they stay
+   * cancelled and finish if their operations ever settle. Without it, an
+   * operation that never settles holds close() forever.
+   * @param {{ timeout?: number }} [options]
+   * @returns {Promise<CloseReport>}
+   */
+  async close(options = {}) {
+    this.bridge.refuseReentry('rt.close()');
+    const { timeout } = options;
+    if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
+      throw new SnailError(`close(): timeout must be a number of milliseconds >= 0, got ${String(timeout)}`, { code: 'ERR_ARG' });
+    }
     this.closed = true;
     this.bridge.closing = true;
-    await this.drain();
-    await this.bridge.carriersSettled();
-    const handlesReleased = this.bridge.handles.size;
-    this.bridge.handles.clear();
-    return { live: this.bridge.scheduler.live.size, handlesReleased };
+    const cancelled = [];
+    for (const task of this.tasks()) {
+      if (!task._cancelRequested) cancelled.push(task.id);
+      this.bridge.cancel(task);
+    }
+    const everything = (async () => {
+      await this.drain();
+      await this.bridge.carriersSettled();
+      while (this.bridge.cleanups.size) await Promise.allSettled([...this.bridge.cleanups]);
+    })();
+    let timedOut = false;
+    if (timeout === undefined) {
+      await everything;
+    } else {
+      /** @type {any} */
+      let timerId;
+      const expired = new Promise((resolve) => { timerId = setTimeout(resolve, timeout, 'timeout'); });
+      timedOut = (await Promise.race([everything.then(() => 'done'), expired])) === 'timeout';
+      clearTimeout(timerId);
+    }
+    const stuck = this.tasks().map((t) => ({ id: t.id, entry: t.entry, state: t.state, waitingOn: t.waitingOn }));
+    let handlesReleased = 0;
+    if (!timedOut) {
+      handlesReleased = this.bridge.handles.size;
+      this.bridge.handles.clear();
+    }
+    return {
+      cancelled,
+      stuck,
+      pendingCleanups: this.bridge.cleanups.size,
+      disposerErrors: [...this.bridge.disposerErrors],
+      handlesReleased,
+      timedOut,
+    };
   }
 
   /** The live tasks, oldest first. @returns {Task[]} */

@@ -45,8 +45,11 @@ const LIVE = new Set(['queued', 'executing', 'suspended']);
  * belong to the scheduler and the bridge.
  */
 export class Task {
-  /** @param {number} id @param {string} entry */
-  constructor(id, entry) {
+  /**
+   * @param {number} id @param {string} entry
+   * @param {{ cancel: (task: Task) => boolean } | null} [owner]  what cancel() asks
+   */
+  constructor(id, entry, owner = null) {
     /** A positive integer, unique within its runtime; Wasm sees it as the task handle. */
     this.id = id;
     /** The entry this task runs: an exported entry name or `table[N]`. */
@@ -63,12 +66,12 @@ export class Task {
     this._seq = 0; // enqueue order in the ready queue
     this._ready = false; // suspended with a resumption in the ready queue
     this._boosted = false; // a start someone joins: may enter above the soft bound
-    /** @type {unknown} the value the resumption delivers to Wasm */
-    this._delivery = undefined;
+    this._cancelRequested = false; // sticky: set once, never cleared
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void }} */
     this._done = null;
     /** @type {Promise<number> | null} */
-    this._result = null;
+    this._resultPromise = null;
+    this._owner = owner;
     // Bridge fields.
     this._slot = 0; // register-file slot
     this._stackLow = 0; // lowest address of the task's stack segment, 0 if none
@@ -78,6 +81,11 @@ export class Task {
     this._gateReject = null;
     /** @type {AbortController | null} created when a wait first needs the task's signal */
     this._abort = null;
+    /** @type {any} the spec of the import the task waits in */
+    this._wait = null;
+    this._outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
+    /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
+    this._result = undefined;
     this._handles = 0; // handles Wasm holds on this task
     this._drop = 0; // table index of the program's drop function, 0 if none
     this._arg = 0;
@@ -113,13 +121,27 @@ export class Task {
    * @returns {Promise<number>}
    */
   get result() {
-    if (!this._result) {
-      this._result = this.done.then((t) => {
+    if (!this._resultPromise) {
+      this._resultPromise = this.done.then((t) => {
         if (t.state === TaskState.returned) return /** @type {number} */ (t.value);
         throw t.error;
       });
     }
-    return this._result;
+    return this._resultPromise;
+  }
+
+  /** True once cancellation of this task was requested (it stays requested). */
+  get cancelRequested() {
+    return this._cancelRequested;
+  }
+
+  /**
+   * Requests cancellation. A queued task is discarded at once; a suspended one
+   * resumes with the cancellation and unwinds; an executing one sees it at its
+   * next wait. Returns false if the task had already finished.
+   */
+  cancel() {
+    return this._owner ? this._owner.cancel(this) : false;
   }
 
   toString() {
@@ -294,16 +316,15 @@ export class Scheduler {
   }
 
   /**
-   * The operation a suspended task waits for completed: its resumption, which
-   * will deliver `delivery` to its Wasm, joins the ready queue.
-   * @param {Task} task @param {unknown} delivery
+   * The operation a suspended task waits for settled: its resumption joins the
+   * ready queue.
+   * @param {Task} task
    */
-  ready(task, delivery) {
+  ready(task) {
     if (task.state !== TaskState.suspended || task._ready) {
       throw new InternalError(`ready() of ${task}, which is not a parked suspended task`);
     }
     task._ready = true;
-    task._delivery = delivery;
     task._seq = ++this.seq;
     this.counts.ready++;
     this.resumptions.push(task);

@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { handleHoldRoutes } from '../cases/http-routes.mjs';
+
 /** The repository root, which the server serves. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -75,6 +77,11 @@ export async function startServer(options = {}) {
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
   async function handle(req, res) {
     const record = (status) => requests.push({ method: req.method ?? '', path: req.url ?? '', status });
+    // The fetch adapter cases' routes (/hold, /release) before the static files.
+    if (handleHoldRoutes(req, res)) {
+      record(200);
+      return undefined;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       record(405);
       return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });

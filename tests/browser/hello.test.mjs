@@ -119,7 +119,8 @@ async function runHello(t, how) {
   assert.equal(result.stats.returned, 3, why('the root and its two children returned'));
   assert.equal(result.stats.failed, 0, why('no task failed'));
   assert.equal(result.stats.cancelled, 0, why('no task was cancelled'));
-  assert.equal(result.closed.live, 0, why('close() found nothing live'));
+  assert.deepEqual(result.closed.stuck, [], why('close() found nothing stuck'));
+  assert.deepEqual(result.closed.cancelled, [], why('close() had nothing live to cancel'));
   assert.equal(result.closed.handlesReleased, 0, why('the program released every handle it held'));
   assert.ok(result.entries.includes('main'), why('the program has the entry main'));
   assert.equal(log.hasErrors(), false, why('the page logged no errors'));

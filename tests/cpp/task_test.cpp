@@ -157,3 +157,13 @@ TEST_F(task_test, waits_map_host_values_to_statuses) {
   EXPECT_EQ(test_host::host().slept, (std::vector<double>{5, 1}));
   EXPECT_EQ(test_host::host().yields, 1);
 }
+
+TEST_F(task_test, cancel_goes_to_the_host_with_the_handle_and_empty_handles_are_invalid) {
+  snail::task t = snail::dispatch(&plain_entry, 1);
+  EXPECT_EQ(t.cancel(), snail::status::ok);
+  EXPECT_EQ(snail::cancel(t), snail::status::ok);
+  EXPECT_EQ(test_host::host().cancelled, (std::vector<std::int32_t>{1, 1}));
+  snail::task empty;
+  EXPECT_EQ(empty.cancel(), snail::status::invalid);
+  EXPECT_EQ(test_host::host().cancelled.size(), 2u);
+}

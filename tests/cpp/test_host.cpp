@@ -44,4 +44,9 @@ void snail_release(int32_t handle) { host().released.push_back(handle); }
 
 int32_t snail_cancel_requested(void) { return host().cancel_requested; }
 
+int32_t snail_cancel(int32_t handle) {
+  host().cancelled.push_back(handle);
+  return SNAIL_OK;
+}
+
 }  // extern "C"

@@ -19,6 +19,7 @@ struct state {
   std::vector<dispatched> dispatches;
   std::vector<std::int32_t> released;
   std::vector<std::int32_t> joined;
+  std::vector<std::int32_t> cancelled;
   std::vector<double> slept;
   std::int32_t yields = 0;
   std::int32_t next_handle = 1;

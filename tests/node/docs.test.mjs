@@ -71,3 +71,35 @@ test('docs: the_readme_javascript_example_runs_as_written', async () => {
   assert.match(r.stdout, /^\[root\] hello from the root task\n/);
   assert.match(r.stdout, /returned 0 \{/);
 });
+
+test('docs: the_adapter_example_of_bridge_md_keeps_the_contract', async () => {
+  const blocks = codeBlocks('docs/bridge.md', 'js');
+  const example = blocks.find((b) => b.includes('export function nextMessage'));
+  assert.ok(example, 'bridge.md shows nextMessage');
+  const file = path.join(root, 'build', 'bridge-example.mjs');
+  fs.writeFileSync(file, example);
+  try {
+    const { nextMessage } = await import(`${file}?${Date.now()}`);
+    const { adapterContract } = await import('../../host/browser/adapter-contract.mjs');
+    const { armed } = await import('../../host/browser/index.mjs');
+    let channel = new MessageChannel();
+    let closed = 0;
+    const cases = adapterContract({
+      name: 'nextMessage',
+      start: (signal) => {
+        channel = new MessageChannel();
+        const port = channel.port1;
+        const close = port.close.bind(port);
+        port.close = () => { closed++; close(); };
+        return nextMessage(signal, port);
+      },
+      complete: () => { channel.port2.postMessage('hi'); },
+      armed: () => armed.listeners + armed.timers,
+    });
+    for (const c of cases) await c.run();
+    assert.ok(closed >= 3, 'the port was closed by the cleanup');
+    channel.port2.close();
+  } finally {
+    fs.rmSync(file);
+  }
+});

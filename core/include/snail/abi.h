@@ -64,6 +64,11 @@ void snail_release(int32_t handle) SNAIL_IMPORT(release);
 /* 1 if cancellation of the calling task was requested, else 0. Never suspends. */
 int32_t snail_cancel_requested(void) SNAIL_IMPORT(cancel_requested);
 
+/* Requests cancellation of the task `handle` (see docs/abi.md, "Cancellation").
+ * SNAIL_OK, also for a task that has already finished; SNAIL_INVALID for an
+ * unknown handle. Never suspends. */
+int32_t snail_cancel(int32_t handle) SNAIL_IMPORT(cancel);
+
 #ifdef __cplusplus
 }
 #endif

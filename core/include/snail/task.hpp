@@ -72,6 +72,14 @@ class task {
   // What the task returned; 0 until it returned.
   std::int32_t result() const noexcept { return handle_ > 0 ? snail_result(handle_) : 0; }
 
+  // Requests cancellation of the task: a queued task is discarded without
+  // running, a waiting one resumes with status::cancelled and unwinds, a
+  // running one sees it at its next wait. ok, also when it already finished;
+  // invalid for an empty handle.
+  status cancel() noexcept {
+    return handle_ > 0 ? status_from_abi(snail_cancel(handle_)) : status::invalid;
+  }
+
   // Releases the handle now (the task keeps running).
   void reset() noexcept {
     if (handle_ > 0) snail_release(handle_);
@@ -82,6 +90,9 @@ class task {
   std::int32_t handle_ = 0;
   status error_ = status::ok;
 };
+
+// Requests cancellation of `t`; the same as t.cancel().
+inline status cancel(task& t) noexcept { return t.cancel(); }
 
 // Dispatches `entry(arg)` as a child task. The child is live before this returns
 // and starts with a copy of the caller's handler bindings. `drop`, if given, is
@@ -157,3 +168,12 @@ task dispatch(F&& f) noexcept {
 //   SNAIL_ENTRY(main) { return 0; }
 #define SNAIL_ENTRY(NAME) \
   extern "C" SNAIL_EXPORT("snail.entry." #NAME) std::int32_t snail_entry_##NAME(std::int32_t arg)
+
+// Defines the native disposer of the suspending import MODULE.NAME, exported as
+// `snail.dispose.MODULE.NAME`: the runtime calls it, exactly once, with a
+// successful result of that import that is never delivered because the task
+// was cancelled (for example to free a buffer the host allocated in linear
+// memory). It must not wait or dispatch. Write the parameter and body after it:
+//   SNAIL_DISPOSER(env, read_buffer)(std::int32_t buffer) { std::free(...); }
+#define SNAIL_DISPOSER(MODULE, NAME) \
+  extern "C" SNAIL_EXPORT("snail.dispose." #MODULE "." #NAME) void snail_dispose_##MODULE##_##NAME

@@ -1,0 +1,261 @@
+// Contracts 1-6 of DESIGN.md as cases that run in Node and in Chromium alike
+// (tests/node/cases.test.mjs and tests/browser/cases.test.mjs).
+import { TaskFailedError } from '../../host/browser/index.mjs';
+import { assert } from './assert.mjs';
+import { assertQuiet, CONTRACT_EV, loadContracts, nextTurn } from './support.mjs';
+
+/** Runs `cb` in a later event-loop turn. @param {() => void} cb */
+const later = (cb) => { nextTurn().then(cb); };
+
+/** @type {import('./support.mjs').Case[]} */
+export const cases = [
+  {
+    name: 'contract 1: dispatch_inserts_the_child_into_the_live_set_before_returning',
+    async run(ctx) {
+      const seen = [];
+      const { rt, events, violations } = await loadContracts(ctx, {
+        onEvent: (e, runtime) => {
+          if (e.kind !== CONTRACT_EV.dispatched) return;
+          // The parent is still executing: the child must already be live.
+          const child = runtime.tasks().find((t) => t.id === e.a);
+          seen.push({ state: child?.state, live: runtime.stats().live, parent: runtime.stats().executing });
+        },
+      });
+      const parent = rt.dispatch('dispatch_one', 10);
+      assert.equal(rt.stats().live, 1, 'rt.dispatch inserted the root before returning');
+      assert.equal(parent.state, 'queued');
+      assert.equal(await parent.result, 15);
+      assert.deepEqual(seen, [{ state: 'queued', live: 2, parent: 1 }]);
+      assert.deepEqual(violations, []);
+      assert.equal(events.length, 1);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 2: a_trap_removes_only_the_failed_task_and_siblings_go_on',
+    async run(ctx) {
+      const { rt, events } = await loadContracts(ctx);
+      const parent = rt.dispatch('trap_sibling', 100);
+      assert.equal(await parent.result, 103);
+      const joined = events.filter((e) => e.kind === CONTRACT_EV.joined).map((e) => e.b);
+      assert.deepEqual(joined, [0, 2, 0], 'ok, failed, ok: the trap failed only its own task');
+      const s = rt.stats();
+      assert.equal(s.failed, 1);
+      assert.equal(s.returned, 3);
+      assert.equal(s.live, 0);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 2: children_of_a_trapping_parent_stay_live_and_finish',
+    async run(ctx) {
+      const { rt, events } = await loadContracts(ctx);
+      const parent = rt.dispatch('trap_after_dispatch', 77);
+      await rt.drain();
+      assert.equal(parent.state, 'failed');
+      assert.ok(parent.error instanceof TaskFailedError);
+      assert.match(String(parent.error.message), /trap_after_dispatch.*failed: unreachable/);
+      await assert.rejects(parent.result, (e) => e instanceof TaskFailedError);
+      const childDone = events.filter((e) => e.kind === CONTRACT_EV.childDone);
+      assert.deepEqual(childDone.map((e) => e.a), [77], 'the child finished, with the binding it inherited');
+      assert.equal(rt.stats().returned, 1);
+      assert.equal(rt.stats().failed, 1);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 2: a_task_failure_does_not_cancel_siblings',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      const failing = rt.dispatch('trap_after_dispatch', 1);
+      const others = Array.from({ length: 20 }, (_, i) => rt.dispatch('bind_and_wait', i + 1));
+      await rt.drain();
+      assert.equal(failing.state, 'failed');
+      for (const [i, t] of others.entries()) {
+        assert.equal(t.state, 'returned');
+        assert.equal(t.value, i + 1);
+      }
+      assert.equal(rt.stats().cancelled, 0);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 3: drain_resolves_at_once_when_the_live_set_is_empty',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      let resolved = false;
+      const p = rt.drain().then(() => { resolved = true; });
+      await null;
+      await p;
+      assert.equal(resolved, true);
+      assert.equal(rt.stats().intervals, 0);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 3: drain_waits_for_the_live_set_and_new_work_starts_a_new_interval',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      const first = [rt.dispatch('bind_and_wait', 1), rt.dispatch('bind_and_wait', 2)];
+      let drained = false;
+      const d1 = rt.drain().then(() => { drained = true; });
+      await new Promise((r) => setTimeout(r, 1));
+      assert.equal(drained, false, 'drain() did not resolve while tasks were live');
+      await d1;
+      assert.ok(first.every((t) => t.finished), 'drain() resolved only after every task finished');
+      assert.equal(rt.stats().live, 0);
+      assert.equal(rt.stats().intervals, 1);
+
+      // Exhaustion passed; new work begins a second interval.
+      const second = rt.dispatch('bind_and_wait', 3);
+      let drained2 = false;
+      const d2 = rt.drain().then(() => { drained2 = true; });
+      await null;
+      assert.equal(drained2, false);
+      await d2;
+      assert.equal(second.state, 'returned');
+      assert.equal(rt.stats().intervals, 2);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 4: at_most_one_task_holds_the_permit_and_between_tasks_globals_hold_defaults',
+    async run(ctx) {
+      const samples = [];
+      const { rt, violations } = await loadContracts(ctx, {
+        // At the start of a pause the caller has just parked; at its completion
+        // (a macrotask) no Wasm runs. Either way no task may be executing, and
+        // every handler global must hold its default.
+        onPause: (phase, runtime) => {
+          const s = runtime.stats();
+          const values = ['alpha', 'beta', 'gamma'].map((n) => runtime.instance.exports[`snail.handler.h_${n}`].value);
+          samples.push({ phase, executing: s.executing, values });
+        },
+      });
+      const tasks = Array.from({ length: 100 }, (_, i) => rt.dispatch('bind_and_pause', i + 1));
+      const sleepers = Array.from({ length: 100 }, (_, i) => rt.dispatch('bind_and_wait', i + 1));
+      await rt.drain();
+      assert.equal(samples.length, 600, 'every pause was sampled at its start and its completion');
+      for (const s of samples) {
+        assert.equal(s.executing, 0, `a task held the permit at a pause ${s.phase}`);
+        assert.deepEqual(s.values, [0, 0, 0], `handler globals held task values at a pause ${s.phase}`);
+      }
+      assert.deepEqual(violations, [], 'no task observed another task\'s bindings');
+      assert.ok(tasks.every((t, i) => t.value === i + 1));
+      assert.ok(sleepers.every((t, i) => t.value === i + 1));
+      assert.ok(rt.stats().peakEntered > 100, 'the tasks really were suspended at the same time');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 4: root_tasks_start_from_the_defaults',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      const busy = Array.from({ length: 10 }, (_, i) => rt.dispatch('bind_and_wait', i + 5));
+      const observers = Array.from({ length: 10 }, () => rt.dispatch('observe_defaults'));
+      await rt.drain();
+      assert.deepEqual(observers.map((t) => t.value), Array(10).fill(0));
+      assert.ok(busy.every((t) => t.state === 'returned'));
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 5: the_child_binding_vector_is_a_copy_that_outlives_the_parent',
+    async run(ctx) {
+      const { rt, events } = await loadContracts(ctx);
+      const parent = rt.dispatch('copy_on_dispatch', 40);
+      await rt.drain();
+      assert.equal(parent.state, 'returned');
+      const order = events.map((e) => e.kind);
+      // The parent returned (and unwound its bindings) before the child ran.
+      assert.equal(order[0], CONTRACT_EV.parentDone);
+      const saw = events.filter((e) => e.kind === CONTRACT_EV.childSaw).map((e) => [e.a, e.b]);
+      assert.deepEqual(saw, [[40, 41], [40, 41], [40, 41]]);
+      assert.equal(order.at(-1), CONTRACT_EV.childDone);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 6: short_tasks_yield_an_event_loop_turn_after_the_step_budget',
+    async run(ctx) {
+      const turns = [];
+      const { rt } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 1000,
+        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+      });
+      let timerRan = false;
+      let stepsWhenTimerRan = -1;
+      const tasks = Array.from({ length: 50 }, () => rt.dispatch('yield_loop', 40));
+      later(() => { timerRan = true; stepsWhenTimerRan = rt.stats().steps; });
+      await rt.drain();
+      const s = rt.stats();
+      assert.ok(tasks.every((t) => t.value === 40));
+      assert.ok(s.yields > 0, 'the scheduler yielded to the event loop');
+      assert.ok(timerRan, 'a macrotask queued behind the work ran');
+      assert.ok(stepsWhenTimerRan < s.steps, `the macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
+      // Every turn is at most maxSteps long.
+      for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 6: the_time_budget_also_bounds_a_turn',
+    async run(ctx) {
+      // A clock that advances 1 ms whenever the scheduler reads it: with a 5 ms
+      // budget and no step limit to speak of, only time can end a turn.
+      let clock = 0;
+      const turns = [];
+      const { rt } = await loadContracts(ctx, {
+        maxSteps: 1_000_000,
+        maxTimeMs: 5,
+        now: () => clock++,
+        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+      });
+      const tasks = Array.from({ length: 20 }, () => rt.dispatch('yield_loop', 5));
+      await rt.drain();
+      assert.ok(tasks.every((t) => t.value === 5));
+      const s = rt.stats();
+      assert.ok(s.yields > 0, 'the time budget made the scheduler yield');
+      assert.ok(turns.length >= Math.floor(s.steps / 6), `${turns.length} turns for ${s.steps} steps`);
+      for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 6, 'no turn ran past its time budget');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 6: the_scheduler_never_spins_while_every_task_waits',
+    async run(ctx) {
+      let macrotasks = 0;
+      const { rt } = await loadContracts(ctx, { macrotask: (cb) => { macrotasks++; later(cb); } });
+      const t = rt.dispatch('sleep_ms', 80);
+      while (rt.stats().suspended !== 1) await nextTurn();
+      await nextTurn();
+      const before = { steps: rt.stats().steps, macrotasks };
+      // While the only task sleeps, the scheduler does nothing at all: no steps and
+      // no macrotasks of its own.
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(rt.stats().steps, before.steps);
+      assert.equal(macrotasks, before.macrotasks);
+      assert.equal(rt.stats().suspended, 1);
+      await rt.drain();
+      assert.equal(t.value, 0);
+      const idle = { steps: rt.stats().steps, macrotasks };
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(rt.stats().steps, idle.steps);
+      assert.ok(macrotasks - idle.macrotasks <= 1, 'at most the pending turn-end callback ran');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+];

@@ -1,0 +1,8 @@
+// Every contract case, by suite. The node:test runner (tests/node/cases.test.mjs)
+// and the Chromium runner (tests/browser/cases.test.mjs) both run this list.
+import { cases as adapters } from './adapters.cases.mjs';
+import { cases as cancellation } from './cancellation.cases.mjs';
+import { cases as contracts } from './contracts.cases.mjs';
+
+/** @type {Record<string, import('./support.mjs').Case[]>} */
+export const suites = { contracts, cancellation, adapters };

@@ -1,0 +1,211 @@
+// Environment-neutral support for the contract cases: loading the test
+// programs with their `test` imports, controlling event-loop turns, and the
+// check that a closed runtime left nothing behind. The same code runs under
+// node:test and in Chromium.
+import { bestMacrotask } from '../../host/browser/capabilities.mjs';
+import { Runtime, suspend } from '../../host/browser/index.mjs';
+import { assert } from './assert.mjs';
+
+/**
+ * What a runner gives every case.
+ * @typedef {{ env: 'node' | 'browser', program: (name: string) => any, httpBase: string }} CaseContext
+ * @typedef {{ name: string, run: (ctx: CaseContext) => Promise<void> }} Case
+ */
+
+const macrotask = bestMacrotask();
+
+/** Resolves in a later event-loop turn. */
+export function nextTurn() {
+  return new Promise((resolve) => macrotask.schedule(() => resolve(undefined)));
+}
+
+/**
+ * Waits, turn by turn, until `predicate()` holds.
+ * @param {() => boolean} predicate @param {string} what @param {number} [maxTurns]
+ */
+export async function until(predicate, what, maxTurns = 5000) {
+  for (let i = 0; i < maxTurns; i++) {
+    if (predicate()) return;
+    await nextTurn();
+  }
+  throw new Error(`gave up after ${maxTurns} turns waiting for ${what}`);
+}
+
+/**
+ * A macrotask source the case drives by hand: the scheduler's turns end only
+ * when the case calls `endTurn()`, so "the budget is used up and the resumption
+ * waits in the ready queue" is a state a case can hold the runtime in.
+ */
+export function manualTurns() {
+  /** @type {(() => void)[]} */
+  const pending = [];
+  return {
+    macrotask: (/** @type {() => void} */ cb) => { pending.push(cb); },
+    get pending() { return pending.length; },
+    endTurn() {
+      const batch = pending.splice(0);
+      for (const cb of batch) cb();
+      return batch.length;
+    },
+  };
+}
+
+/** Event kinds of tests/programs/contracts.cpp. */
+export const CONTRACT_EV = Object.freeze({
+  dispatched: 1, childSaw: 2, parentDone: 3, childDone: 4, step: 5, joined: 6, result: 7,
+});
+
+/** Event kinds of tests/programs/cancellation.cpp. */
+export const EV = Object.freeze({
+  unwound: 1, woke: 2, op: 3, sawCancel: 4, dropped: 5, ran: 6, joined: 7, buffer: 8, freed: 9,
+});
+
+/**
+ * Loads contracts.wasm with a `test` module that records events and
+ * violations, with invariants checked after every scheduler step.
+ * `test.pause(n)` is a suspending import resolving to n in a later turn;
+ * `onPause(phase, rt)` sees its start ('start', while the caller is parked)
+ * and its completion ('settle').
+ * @param {CaseContext} ctx
+ * @param {import('../../host/browser/index.mjs').RuntimeOptions & { onEvent?: Function, onPause?: Function }} [options]
+ */
+export async function loadContracts(ctx, options = {}) {
+  /** @type {{ kind: number, a: number, b: number }[]} */
+  const events = [];
+  /** @type {{ code: number, a: number }[]} */
+  const violations = [];
+  const { onEvent, onPause, ...rest } = options;
+  /** @type {Runtime} */
+  let rt;
+  rt = await Runtime.load(ctx.program('contracts'), {
+    checkInvariants: true,
+    stdout: () => {},
+    ...rest,
+    imports: {
+      ...(rest.imports ?? {}),
+      test: {
+        event: (/** @type {number} */ kind, /** @type {number} */ a, /** @type {number} */ b) => {
+          events.push({ kind, a, b });
+          if (onEvent) onEvent({ kind, a, b }, rt);
+        },
+        violation: (/** @type {number} */ code, /** @type {number} */ a) => { violations.push({ code, a }); },
+        pause: suspend((_signal, n) => {
+          if (onPause) onPause('start', rt);
+          return new Promise((resolve) => {
+            macrotask.schedule(() => {
+              if (onPause) onPause('settle', rt);
+              resolve(n);
+            });
+          });
+        }),
+      },
+    },
+  });
+  return { rt, events, violations };
+}
+
+/**
+ * An operation of test.op the case controls.
+ * @typedef {object} ControlledOp
+ * @property {number} n  the argument Wasm passed
+ * @property {AbortSignal} signal
+ * @property {(v: number) => void} resolve
+ * @property {(e: unknown) => void} reject
+ * @property {boolean} settled
+ */
+
+/**
+ * Loads cancellation.wasm. `test.op(n)` is a suspending import whose operations
+ * the case settles by hand (`ops`); by default it honours its signal (abort
+ * rejects it at once), with `stubborn: true` it ignores it like an operation
+ * that cannot abort. Undelivered results go to `disposed`; `discard` replaces
+ * the disposer. `test.op_buffer(n)` resolves in a later turn with a buffer
+ * allocated in the program's memory, freed by the program's native disposer.
+ * @param {CaseContext} ctx
+ * @param {import('../../host/browser/index.mjs').RuntimeOptions & {
+ *   stubborn?: boolean, stubbornIf?: (n: number) => boolean, onEvent?: Function,
+ *   discard?: (result: unknown, context: any, rt: Runtime) => void,
+ *   opOptions?: object, cleanupTurns?: number, onCleanupFinished?: () => void }} [options]
+ */
+export async function loadCancellation(ctx, options = {}) {
+  /** @type {{ kind: number, a: number, b: number }[]} */
+  const events = [];
+  /** @type {ControlledOp[]} */
+  const ops = [];
+  /** @type {unknown[]} */
+  const disposed = [];
+  const cleanup = { started: 0, finished: 0 };
+  const { stubborn = false, stubbornIf, onEvent, discard, opOptions = {}, cleanupTurns = 0, onCleanupFinished, ...rest } = options;
+  /** @type {Runtime} */
+  let rt;
+  const op = suspend((signal, n) => new Promise((resolve, reject) => {
+    /** @type {ControlledOp} */
+    const entry = {
+      n, signal, settled: false,
+      resolve: (v) => { entry.settled = true; resolve(v); },
+      reject: (e) => { entry.settled = true; reject(e); },
+    };
+    ops.push(entry);
+    if (!(stubborn || (stubbornIf && stubbornIf(n)))) {
+      const onAbort = async () => {
+        // The adapter's own cleanup takes `cleanupTurns` turns; the operation
+        // settles only after it.
+        cleanup.started++;
+        for (let i = 0; i < cleanupTurns; i++) await nextTurn();
+        cleanup.finished++;
+        if (onCleanupFinished) onCleanupFinished();
+        entry.reject(signal.reason);
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  }), (result, context) => {
+    disposed.push(result);
+    return discard ? discard(result, context, rt) : undefined;
+  }, opOptions);
+  const opBuffer = suspend((_signal, n) => new Promise((resolve) => {
+    macrotask.schedule(() => {
+      const buffer = /** @type {any} */ (rt.instance.exports).test_alloc(16);
+      resolve(buffer);
+      ops.push({ n, signal: _signal, resolve: () => {}, reject: () => {}, settled: true });
+    });
+  }), undefined, { cancelled: 0, failed: 0 }); // 0 is no buffer: statuses would look like pointers
+  rt = await Runtime.load(ctx.program('cancellation'), {
+    checkInvariants: true,
+    stdout: () => {},
+    ...rest,
+    imports: {
+      test: {
+        event: (/** @type {number} */ kind, /** @type {number} */ a, /** @type {number} */ b) => {
+          events.push({ kind, a, b });
+          if (onEvent) onEvent({ kind, a, b }, rt);
+        },
+        op,
+        op_buffer: opBuffer,
+      },
+    },
+  });
+  const liveBuffers = () => /** @type {any} */ (rt.instance.exports).test_live_buffers();
+  return { rt, events, ops, disposed, cleanup, liveBuffers };
+}
+
+/**
+ * Contract 14: after close() every gauge of the runtime is zero.
+ * @param {Runtime} rt
+ */
+export function assertQuiet(rt) {
+  const s = rt.stats();
+  const gauges = {
+    live: s.live, queued: s.queued, executing: s.executing, suspended: s.suspended,
+    ready: s.ready, entered: s.entered, carriers: s.carriers, stacksInUse: s.stacksInUse,
+    slotsInUse: s.slotsInUse, handles: s.handles, pendingGates: s.pendingGates,
+    pendingCleanups: s.pendingCleanups, armedListeners: s.armedListeners, armedTimers: s.armedTimers,
+  };
+  const nonZero = Object.fromEntries(Object.entries(gauges).filter(([, v]) => v !== 0));
+  assert.deepEqual(nonZero, {}, 'gauges left non-zero after close()');
+}
+
+/** @param {{ kind: number }[]} events @param {number} kind */
+export function ofKind(events, kind) {
+  return events.filter((e) => e.kind === kind);
+}
