@@ -4,28 +4,15 @@
 import { after, before, describe, test } from 'node:test';
 
 import { suites } from '../cases/index.mjs';
-import { launchBrowser, openBlankPage, runInPage, startServer } from './harness.mjs';
+import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser({ before, after });
 
 for (const [suite, cases] of Object.entries(suites)) {
   describe(`${suite} (Chromium)`, () => {
     for (const c of cases) {
       test(c.name, async (t) => {
-        const { page, log } = await openBlankPage(browser, server.url);
+        const { page, log } = await openBlankPage(env.browser, env.server.url);
         t.after(() => page.close());
         const result = await runInPage(page, async ({ suite, name }) => {
           const { suites } = await import('/tests/cases/index.mjs');

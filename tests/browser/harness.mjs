@@ -376,3 +376,23 @@ export async function openBlankPage(browser, serverUrl) {
   }
   return { page, log };
 }
+
+/**
+ * Starts the server and Chromium before the file's tests and stops them after:
+ * the lifecycle every browser suite shares. Returns an object whose `server`
+ * and `browser` are set once `before` ran.
+ * @param {{ before: Function, after: Function }} hooks  node:test's before and after
+ */
+export function useBrowser({ before, after }) {
+  /** @type {{ server: Awaited<ReturnType<typeof startServer>>, browser: Awaited<ReturnType<typeof launchBrowser>> }} */
+  const env = /** @type {any} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, openBlankPage, runInPage, startServer } from './harness.mjs';
+import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
 
 /** What examples/hello/hello.cpp prints, in its deterministic order. */
 const HELLO_LINES = [
@@ -16,20 +16,7 @@ const HELLO_LINES = [
 
 const HELLO_PATH = '/build/programs/hello.wasm';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser({ before, after });
 
 /**
  * Runs hello in a fresh blank page. `how` chooses the source given to
@@ -41,7 +28,7 @@ after(async () => {
  * @param {'url' | 'bytes' | 'response'} how
  */
 async function runHello(t, how) {
-  const { page, log } = await openBlankPage(browser, server.url);
+  const { page, log } = await openBlankPage(env.browser, env.server.url);
   t.after(() => page.close());
   const result = await runInPage(page, async ({ how, path }) => {
     const jspi = {
@@ -130,7 +117,7 @@ async function runHello(t, how) {
 
 test('hello by URL prints its lines in Chromium', async (t) => {
   const r = await runHello(t, 'url');
-  assert.equal(r.name, `${server.url}${HELLO_PATH}`, 'a URL source is resolved against the page base URL and names the program');
+  assert.equal(r.name, `${env.server.url}${HELLO_PATH}`, 'a URL source is resolved against the page base URL and names the program');
   assert.equal(r.calls.compileStreaming, 1, 'a URL served as application/wasm compiles by streaming');
   assert.equal(r.calls.compile, 0);
 });
@@ -145,7 +132,7 @@ test('hello from bytes fetched in the page prints the same lines', async (t) => 
 test('hello from an application/wasm Response compiles by streaming and prints the same lines', async (t) => {
   const r = await runHello(t, 'response');
   assert.match(r.contentType ?? '', /^application\/wasm\b/, 'the server sends application/wasm');
-  assert.equal(r.name, `${server.url}${HELLO_PATH}`, 'a Response names the program by its URL');
+  assert.equal(r.name, `${env.server.url}${HELLO_PATH}`, 'a Response names the program by its URL');
   assert.equal(r.calls.compileStreaming, 1, 'a Response with application/wasm takes the streaming path');
   assert.equal(r.calls.compile, 0);
 });

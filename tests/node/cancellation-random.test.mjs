@@ -9,17 +9,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 
 import { assertQuiet, EV, loadCancellation, nextTurn } from '../cases/support.mjs';
-import { nodeContext, program } from './helpers.mjs';
-
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s;
-  };
-}
+import { nodeContext, program, rng } from './helpers.mjs';
 
 const SEED = Number(process.env.SNAIL_SEED ?? 3112026);
 const SCHEDULES = 2000;

@@ -27,3 +27,14 @@ export function sink() {
   write.text = () => chunks.join('');
   return write;
 }
+
+/** xorshift32: a seeded generator, so that a failing schedule replays from its seed. */
+export function rng(/** @type {number} */ seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    return s;
+  };
+}

@@ -5,18 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadContracts } from './helpers.mjs';
-
-/** xorshift32, so a failing schedule can be replayed from its seed. */
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s;
-  };
-}
+import { loadContracts, rng } from './helpers.mjs';
 
 const SEED = Number(process.env.SNAIL_SEED ?? 20261130);
 
