@@ -1,6 +1,7 @@
 // The Wasm side of the runtime: waits, dispatch, task handles and the stack
 // exports the host calls to give each task its own shadow-stack segment.
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "snail/detail/stack_pool.hpp"
@@ -89,6 +90,15 @@ task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
 }
 
 }  // namespace snail
+
+// The allocator host services deliver values with (docs/abi.md, "Host services").
+extern "C" SNAIL_EXPORT("snail.alloc") std::uint32_t snail_alloc(std::uint32_t size) {
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(std::malloc(size)));
+}
+
+extern "C" SNAIL_EXPORT("snail.free") void snail_free(std::uint32_t ptr) {
+  std::free(reinterpret_cast<void*>(static_cast<std::uintptr_t>(ptr)));
+}
 
 // Stack registers (docs/abi.md, "Stack registers"). The host acquires a segment
 // when a task first enters Wasm and releases it when the task has finished.

@@ -10,6 +10,7 @@ const char* to_string(status s) noexcept {
     case status::invalid: return "invalid";
     case status::closed: return "closed";
     case status::denied: return "denied";
+    case status::not_found: return "not_found";
   }
   return "unknown";
 }

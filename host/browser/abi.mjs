@@ -1,5 +1,6 @@
 // The program ABI (docs/abi.md) as data, and the check that a module follows it.
 import { AbiError } from './errors.mjs';
+import { ALLOCATING_IMPORTS, SERVICE_IMPORTS } from './services.mjs';
 import { formatFuncType, readModuleInfo } from './wasm-binary.mjs';
 
 export const ABI_VERSION = '1';
@@ -22,6 +23,7 @@ export const SNAIL_IMPORTS = Object.freeze({
   release: { params: ['i32'], results: [], suspends: false },
   cancel_requested: { params: [], results: ['i32'], suspends: false },
   cancel: { params: ['i32'], results: ['i32'], suspends: false },
+  ...SERVICE_IMPORTS,
 });
 
 /** Exports that make up the stack registers. */
@@ -171,6 +173,14 @@ export function describeProgram(module, bytes, context) {
   }
   if (imports.some((i) => i.module === 'wasi_snapshot_preview1') && byName.get('memory')?.kind !== 'memory') {
     problems.push('it imports WASI functions but does not export its memory as "memory"');
+  }
+  const services = imports.filter((i) => i.module === 'snail' && i.name in SERVICE_IMPORTS).map((i) => i.name);
+  if (services.length && byName.get('memory')?.kind !== 'memory') {
+    problems.push(`it imports host services (${services.join(', ')}) but does not export its memory as "memory"`);
+  }
+  const allocating = services.filter((n) => ALLOCATING_IMPORTS.includes(n));
+  if (allocating.length && byName.get('snail.alloc')?.kind !== 'function') {
+    problems.push(`it imports ${allocating.join(', ')}, which deliver values in its memory, but does not export "snail.alloc" (func (param i32) (result i32))`);
   }
 
   if (problems.length) {

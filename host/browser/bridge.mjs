@@ -74,12 +74,16 @@ const FAILED = 2;
  * How one suspending import behaves.
  * @typedef {object} WaitSpec
  * @property {string} name  the import's name, for messages ("snail.sleep", "env.read")
+ * @property {(args: any[]) => any[]} [prepare]  decodes the Wasm arguments once, at
+ *   the call (what they point to may change while the task waits); a throw ends
+ *   the wait at once with the `failed` delivery of the error
  * @property {(args: any[]) => string} describe  what the task waits on
  * @property {(task: Task, args: any[]) => unknown} [now]  a delivery to return at once,
  *   keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
- * @property {(value: unknown, task: Task) => unknown} accept  the delivery of a result
+ * @property {(value: unknown, task: Task, args: any[]) => unknown} accept  the delivery of
+ *   a result; runs with the task holding the permit and its registers installed
  * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
  * @property {(error: unknown) => unknown} failed  the delivery of a failure (or REJECT)
  * @property {((result: unknown, context: DisposeContext) => void) | null} discard
@@ -149,8 +153,11 @@ export class Bridge {
   // ---------------------------------------------------------------------------
   // Imports of module "snail"
 
-  /** The import object of module "snail", built before the program is instantiated. */
-  imports() {
+  /**
+   * The import object of module "snail", built before the program is instantiated.
+   * @param {Record<string, unknown>} [extra]  further imports of module "snail" (the host services)
+   */
+  imports(extra = {}) {
     const sched = this.scheduler;
     const statusOf = { accept: (/** @type {unknown} */ v) => v, cancelled: Status.cancelled, failed: () => Status.failed };
     return {
@@ -209,6 +216,7 @@ export class Bridge {
         this.cancel(t);
         return Status.ok;
       },
+      ...extra,
     };
   }
 
@@ -268,7 +276,7 @@ export class Bridge {
     };
     const bridge = this;
     const sched = this.scheduler;
-    const fn = function wait(/** @type {any[]} */ ...args) {
+    const fn = function wait(/** @type {any[]} */ ...raw) {
       const task = sched.holder;
       if (task === null) {
         throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
@@ -276,6 +284,14 @@ export class Bridge {
       bridge.refuseReentry(spec.name);
       // A cancelled task's later waits end at once; it keeps the permit.
       if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
+      let args = raw;
+      if (spec.prepare) {
+        try {
+          args = spec.prepare(raw);
+        } catch (error) {
+          return bridge.deliverNow(spec.failed(error));
+        }
+      }
       if (spec.now) {
         const delivery = spec.now(task, args);
         if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
@@ -283,6 +299,7 @@ export class Bridge {
       bridge.regs.suspend(task._slot);
       sched.suspend(task, spec.describe(args));
       task._wait = spec;
+      task._waitArgs = args;
       /** @type {Promise<unknown>} */
       const gate = new Promise((resolve, reject) => {
         task._gate = resolve;
@@ -791,26 +808,34 @@ export class Bridge {
     const reject = task._gateReject;
     const spec = task._wait;
     if (gate === null || reject === null || spec === null) throw new InternalError(`${task} was resumed without a gate`);
+    const args = task._waitArgs;
     task._gate = null;
     task._gateReject = null;
     task._wait = null;
+    task._waitArgs = null;
     const outcome = task._outcome;
     const result = task._result;
     task._result = undefined;
     let delivery;
     if (task._cancelRequested) {
       // Sticky: even a result that was already queued resumes as cancelled.
+      // Disposers run outside any task, on the defaults.
       if (outcome === OK) this.dispose(spec, task, result);
       delivery = this.cancelDelivery(spec, task);
-    } else if (outcome === OK) {
-      delivery = spec.accept(result, task);
-    } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {
-      // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
-      delivery = new Rejection(result);
+      this.regs.install(task._slot);
     } else {
-      delivery = spec.failed(result);
+      // The task's registers first: accepting a result may call into the
+      // program (to allocate the memory it is delivered in), on its stack.
+      this.regs.install(task._slot);
+      if (outcome === OK) {
+        delivery = spec.accept(result, task, args);
+      } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {
+        // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
+        delivery = new Rejection(result);
+      } else {
+        delivery = spec.failed(result);
+      }
     }
-    this.regs.install(task._slot);
     if (delivery instanceof Rejection) reject(delivery.error);
     else gate(delivery);
   }

@@ -14,6 +14,7 @@ import {
 } from './capabilities.mjs';
 import { SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
+import { EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
 
 export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
@@ -22,6 +23,7 @@ export { Task };
 export { TaskState } from './tasks.mjs';
 export { hasJspi } from './capabilities.mjs';
 export { adapter, armed, emitterEvent, eventOf, fetchResponse, timer } from './adapters.mjs';
+export { EventRegistry, MemoryStorage, ServiceError } from './services.mjs';
 
 /**
  * Declares a suspending import for the `imports` option of Runtime.load (the
@@ -85,6 +87,10 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  * @property {(callback: () => void) => void} [macrotask]  how to yield one event-loop turn
  * @property {() => number} [now]  monotonic clock in milliseconds
  * @property {boolean} [checkInvariants]  check the scheduler's invariants after every step
+ * @property {import('./services.mjs').HostServices} [services]  storage, files and standard
+ *   input for the host services (default: storage in memory, no files, no input)
+ * @property {import('./services.mjs').Permissions} [permissions]  what the program may reach
+ *   (default: nothing)
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
@@ -160,9 +166,17 @@ export class Runtime {
     /** @type {Record<string, Record<string, unknown>>} */
     const prepared = {};
     for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields);
+    const memory = new ProgramMemory();
+    const events = new EventRegistry();
+    const services = serviceImports(bridge, {
+      memory,
+      events,
+      services: options.services ?? {},
+      permissions: options.permissions ?? {},
+    });
     const importObject = {
       ...prepared,
-      snail: bridge.imports(),
+      snail: bridge.imports(services),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
     };
 
@@ -173,6 +187,7 @@ export class Runtime {
       throw new SnailError(`${loaded.name} could not be instantiated: ${message(error)}`, { cause: error, code: 'ERR_LINK' });
     }
     wasi.attach(instance);
+    memory.attach(instance);
     bridge.attach(instance, shape);
     bridge.attachNativeDisposers(importObject);
     const init = instance.exports._initialize;
@@ -188,15 +203,15 @@ export class Runtime {
       }
     }
     bridge.captureDefaults();
-    return new Runtime(bridge, instance, loaded.name, shape);
+    return new Runtime(bridge, instance, loaded.name, shape, events);
   }
 
   /**
    * Use Runtime.load().
    * @param {Bridge} bridge @param {WebAssembly.Instance} instance @param {string} name
-   * @param {import('./abi.mjs').ProgramShape} shape
+   * @param {import('./abi.mjs').ProgramShape} shape @param {EventRegistry} events
    */
-  constructor(bridge, instance, name, shape) {
+  constructor(bridge, instance, name, shape, events) {
     /** @private */ this.bridge = bridge;
     /** The program's instance. Do not call its exports while tasks run. */
     this.instance = instance;
@@ -210,6 +225,11 @@ export class Runtime {
      */
     this.handlerGlobals = Object.freeze(shape.handlers.map((h) => Object.freeze({ name: h.name, module: name, type: h.type })));
     /** @private */ this.closed = false;
+    /**
+     * Named event sources the program waits on with snail.event_wait:
+     * `rt.events.register('click #save', button, 'click')`.
+     */
+    this.events = events;
   }
 
   /**

@@ -7,10 +7,11 @@ export const Status = Object.freeze({
   invalid: 3,
   closed: 4,
   denied: 5,
+  not_found: 6,
 });
 
 /** @type {readonly string[]} */
-export const statusNames = Object.freeze(['ok', 'cancelled', 'failed', 'invalid', 'closed', 'denied']);
+export const statusNames = Object.freeze(['ok', 'cancelled', 'failed', 'invalid', 'closed', 'denied', 'not_found']);
 
 /** @param {number} s */
 export function statusName(s) {

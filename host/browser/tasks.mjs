@@ -83,6 +83,8 @@ export class Task {
     this._abort = null;
     /** @type {any} the spec of the import the task waits in */
     this._wait = null;
+    /** @type {any[] | null} that wait's prepared arguments */
+    this._waitArgs = null;
     this._outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
     /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
     this._result = undefined;

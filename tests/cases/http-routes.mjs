@@ -2,6 +2,7 @@
 // and by the browser harness's server (Node only: it answers requests).
 //   GET /hold?id=X     answers only after /release?id=X (or when the client leaves)
 //   GET /release?id=X  releases the held request X; answers "released"
+//   GET /echo?text=T&code=C  answers T with status C (default 200)
 
 /** @type {Map<string, import('node:http').ServerResponse>} */
 const held = new Map();
@@ -24,6 +25,11 @@ export function handleHoldRoutes(req, res) {
     }
     held.set(id, res);
     res.on('close', () => { if (held.get(id) === res) held.delete(id); });
+    return true;
+  }
+  if (url.pathname === '/echo') {
+    res.writeHead(Number(url.searchParams.get('code') ?? 200), headers);
+    res.end(url.searchParams.get('text') ?? '');
     return true;
   }
   if (url.pathname === '/release') {

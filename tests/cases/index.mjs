@@ -3,6 +3,7 @@
 import { cases as adapters } from './adapters.cases.mjs';
 import { cases as cancellation } from './cancellation.cases.mjs';
 import { cases as contracts } from './contracts.cases.mjs';
+import { cases as services } from './services.cases.mjs';
 
 /** @type {Record<string, import('./support.mjs').Case[]>} */
-export const suites = { contracts, cancellation, adapters };
+export const suites = { contracts, cancellation, adapters, services };

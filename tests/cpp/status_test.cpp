@@ -13,7 +13,8 @@ TEST(status, abi_values_match_the_c_header) {
   EXPECT_EQ(static_cast<int>(snail::status::invalid), SNAIL_INVALID);
   EXPECT_EQ(static_cast<int>(snail::status::closed), SNAIL_CLOSED);
   EXPECT_EQ(static_cast<int>(snail::status::denied), SNAIL_DENIED);
-  EXPECT_EQ(snail::status_count, 6);
+  EXPECT_EQ(static_cast<int>(snail::status::not_found), SNAIL_NOT_FOUND);
+  EXPECT_EQ(snail::status_count, 7);
 }
 
 TEST(status, to_string_names_every_value_uniquely) {
@@ -32,7 +33,8 @@ TEST(status, from_abi_maps_out_of_range_values_to_invalid) {
   EXPECT_EQ(snail::status_from_abi(0), snail::status::ok);
   EXPECT_EQ(snail::status_from_abi(1), snail::status::cancelled);
   EXPECT_EQ(snail::status_from_abi(5), snail::status::denied);
-  EXPECT_EQ(snail::status_from_abi(6), snail::status::invalid);
+  EXPECT_EQ(snail::status_from_abi(6), snail::status::not_found);
+  EXPECT_EQ(snail::status_from_abi(7), snail::status::invalid);
   EXPECT_EQ(snail::status_from_abi(-1), snail::status::invalid);
   EXPECT_EQ(snail::status_from_abi(1 << 30), snail::status::invalid);
 }

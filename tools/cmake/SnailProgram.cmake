@@ -43,7 +43,9 @@ function(snail_add_program name)
     "LINKER:--export-table"
     "LINKER:-z,stack-size=${ARG_STACK_SIZE}"
     "LINKER:--undefined=snail_stack_acquire"
-    "LINKER:--undefined=snail_stack_release")
+    "LINKER:--undefined=snail_stack_release"
+    "LINKER:--undefined=snail_alloc"
+    "LINKER:--undefined=snail_free")
 
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(

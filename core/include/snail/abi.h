@@ -26,6 +26,7 @@ extern "C" {
 #define SNAIL_INVALID 3
 #define SNAIL_CLOSED 4
 #define SNAIL_DENIED 5
+#define SNAIL_NOT_FOUND 6
 
 #if defined(__wasm__)
 #define SNAIL_IMPORT(name) __attribute__((import_module("snail"), import_name(#name)))
@@ -68,6 +69,33 @@ int32_t snail_cancel_requested(void) SNAIL_IMPORT(cancel_requested);
  * SNAIL_OK, also for a task that has already finished; SNAIL_INVALID for an
  * unknown handle. Never suspends. */
 int32_t snail_cancel(int32_t handle) SNAIL_IMPORT(cancel);
+
+/* Host services (docs/abi.md, "Host services"). Every one suspends and returns
+ * a status. Strings and bytes are (pointer, length) pairs; `out`, when not 0,
+ * is the address of a snail_out cell that receives a value the runtime
+ * allocated with the program's `snail.alloc` export (the program frees it). */
+typedef struct snail_out {
+  uint32_t ptr;
+  uint32_t len;
+} snail_out;
+
+int32_t snail_event_wait(const char* name, uint32_t name_len, snail_out* out) SNAIL_IMPORT(event_wait);
+int32_t snail_storage_get(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
+                          snail_out* out) SNAIL_IMPORT(storage_get);
+int32_t snail_storage_put(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
+                          const void* value, uint32_t value_len) SNAIL_IMPORT(storage_put);
+int32_t snail_storage_delete(const char* store, uint32_t store_len, const char* key,
+                             uint32_t key_len) SNAIL_IMPORT(storage_delete);
+int32_t snail_storage_list(const char* store, uint32_t store_len, const char* prefix,
+                           uint32_t prefix_len, snail_out* out) SNAIL_IMPORT(storage_list);
+int32_t snail_fetch(const char* url, uint32_t url_len, snail_out* body, int32_t* http_status)
+    SNAIL_IMPORT(fetch);
+int32_t snail_frame_wait(void) SNAIL_IMPORT(frame_wait);
+int32_t snail_idle_wait(double timeout_ms) SNAIL_IMPORT(idle_wait);
+int32_t snail_file_read(const char* path, uint32_t path_len, snail_out* out) SNAIL_IMPORT(file_read);
+int32_t snail_file_write(const char* path, uint32_t path_len, const void* data, uint32_t data_len)
+    SNAIL_IMPORT(file_write);
+int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
 
 #ifdef __cplusplus
 }

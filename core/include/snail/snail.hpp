@@ -4,5 +4,6 @@
 
 #include "snail/abi.h"
 #include "snail/handler.hpp"
+#include "snail/services.hpp"
 #include "snail/status.hpp"
 #include "snail/task.hpp"

@@ -14,11 +14,13 @@ enum class status : std::int32_t {
   failed = 2,     // the operation failed (a joined task trapped, an adapter rejected)
   invalid = 3,    // a bad argument: an unknown task handle, a negative time
   closed = 4,     // the runtime is closing and accepts no new work
-  denied = 5,     // the host refused the operation (a permission is missing)
+  denied = 5,     // the host refused the operation (a permission is missing, or the
+                  // service does not exist here)
+  not_found = 6,  // what the operation looked for does not exist (a storage key)
 };
 
 // The number of status values; every value below it is defined.
-inline constexpr std::int32_t status_count = 6;
+inline constexpr std::int32_t status_count = 7;
 
 // A short lower-case name for a status ("ok", "cancelled", ...), or "unknown".
 const char* to_string(status s) noexcept;

@@ -1,0 +1,412 @@
+// Host services: events, storage, fetch, frames, files and standard input as
+// suspending imports of module "snail", with status results (docs/abi.md,
+// "Host services"). Each is an adapter on the same bridge path as every other
+// wait. A service the host does not have, or a permission the embedder did not
+// grant, is the status `denied`, never a crash.
+//
+// Strings and bytes cross the boundary as (pointer, length) pairs in the
+// program's memory. A value for the program is delivered through an *out cell*
+// (two u32: pointer, length) the program passes: the runtime allocates the
+// buffer with the program's `snail.alloc` export only when the task holds the
+// permit again, so a result that is never delivered never touches its memory.
+import { emitterEvent, eventOf, fetchResponse } from './adapters.mjs';
+import { SnailError } from './errors.mjs';
+import { Status } from './status.mjs';
+
+/** The service imports of module "snail", with their types (all suspend). */
+export const SERVICE_IMPORTS = Object.freeze({
+  event_wait: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_get: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_put: { params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_delete: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_list: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  fetch: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  frame_wait: { params: [], results: ['i32'], suspends: true },
+  idle_wait: { params: ['f64'], results: ['i32'], suspends: true },
+  file_read: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  file_write: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  stdin_line: { params: ['i32'], results: ['i32'], suspends: true },
+});
+
+/** Imports that deliver a value through an out cell, and so need `snail.alloc`. */
+export const ALLOCATING_IMPORTS = Object.freeze(['event_wait', 'storage_get', 'storage_list', 'fetch', 'file_read', 'stdin_line']);
+
+/**
+ * An operation failed in a way the program should see as a status.
+ */
+export class ServiceError extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.name = 'ServiceError';
+    this.status = status;
+  }
+}
+
+/** The status an operation's error becomes. @param {unknown} error */
+export function statusOfError(error) {
+  if (error instanceof ServiceError) return error.status;
+  return Status.failed;
+}
+
+/**
+ * A storage backend: named stores of byte values under string keys. Every
+ * method is an adapter (it takes the task's AbortSignal first). `put` is
+ * atomic: after it settles, the whole new value is stored, or, if it rejected
+ * or was aborted, the old one still is.
+ * @typedef {object} StorageBackend
+ * @property {(signal: AbortSignal, store: string, key: string) => Promise<Uint8Array | undefined>} get
+ * @property {(signal: AbortSignal, store: string, key: string, value: Uint8Array) => Promise<void>} put
+ * @property {(signal: AbortSignal, store: string, key: string) => Promise<boolean>} delete  true if it existed
+ * @property {(signal: AbortSignal, store: string, prefix: string) => Promise<string[]>} list  sorted keys
+ */
+
+/** A storage backend in memory: for tests, and the default where nothing durable is configured. */
+export class MemoryStorage {
+  constructor() {
+    /** @type {Map<string, Map<string, Uint8Array>>} */
+    this.stores = new Map();
+  }
+  /** @param {string} store */
+  of(store) {
+    let s = this.stores.get(store);
+    if (!s) this.stores.set(store, (s = new Map()));
+    return s;
+  }
+  /** @param {AbortSignal} signal @param {string} store @param {string} key */
+  async get(signal, store, key) {
+    signal.throwIfAborted();
+    const v = this.of(store).get(key);
+    return v && v.slice();
+  }
+  /** @param {AbortSignal} signal @param {string} store @param {string} key @param {Uint8Array} value */
+  async put(signal, store, key, value) {
+    signal.throwIfAborted();
+    this.of(store).set(key, value.slice());
+  }
+  /** @param {AbortSignal} signal @param {string} store @param {string} key */
+  async delete(signal, store, key) {
+    signal.throwIfAborted();
+    return this.of(store).delete(key);
+  }
+  /** @param {AbortSignal} signal @param {string} store @param {string} prefix */
+  async list(signal, store, prefix) {
+    signal.throwIfAborted();
+    return [...this.of(store).keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+}
+
+/**
+ * Named event sources the program can wait on with `snail.event_wait`:
+ * an EventTarget event ("click" on a button), a message port, a Node
+ * EventEmitter event, a process signal.
+ */
+export class EventRegistry {
+  constructor() {
+    /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown }>} */
+    this.sources = new Map();
+  }
+
+  /**
+   * Registers an event source under `name`. Returns a function that removes it.
+   * @param {string} name  the name programs wait on ("click #save")
+   * @param {EventTarget | { on: Function }} source  an EventTarget or an EventEmitter
+   * @param {string} type  the event type ("click", "message", "data")
+   * @param {{ filter?: (e: any) => boolean, detail?: (e: any) => unknown }} [options]
+   *   `detail` maps the event to what the program receives (default: a
+   *   CustomEvent's detail, a MessageEvent's data, an emitter's first argument)
+   */
+  register(name, source, type, options = {}) {
+    if (typeof name !== 'string' || name === '') throw new SnailError('events.register() needs a non-empty name', { code: 'ERR_ARG' });
+    const isTarget = typeof (/** @type {any} */ (source)?.addEventListener) === 'function';
+    const isEmitter = typeof (/** @type {any} */ (source)?.on) === 'function';
+    if (!isTarget && !isEmitter) {
+      throw new SnailError(`events.register("${name}"): the source is neither an EventTarget nor an EventEmitter`, { code: 'ERR_ARG' });
+    }
+    if (this.sources.has(name)) throw new SnailError(`events.register(): "${name}" is already registered`, { code: 'ERR_ARG' });
+    const entry = { source, type, ...options };
+    this.sources.set(name, entry);
+    return () => {
+      if (this.sources.get(name) === entry) this.sources.delete(name);
+    };
+  }
+
+  /** @param {string} name */
+  has(name) {
+    return this.sources.has(name);
+  }
+
+  /** The registered names, sorted. */
+  names() {
+    return [...this.sources.keys()].sort();
+  }
+
+  /**
+   * Waits for the next event of `name` and resolves with its detail.
+   * @param {AbortSignal} signal @param {string} name
+   */
+  async wait(signal, name) {
+    const entry = this.sources.get(name);
+    if (!entry) throw new ServiceError(Status.invalid, `no event source is registered as "${name}"`);
+    if (typeof entry.source.addEventListener === 'function') {
+      const event = await eventOf(signal, entry.source, entry.type, { filter: entry.filter });
+      if (entry.detail) return entry.detail(event);
+      const e = /** @type {any} */ (event);
+      return e.detail !== undefined ? e.detail : e.data;
+    }
+    const args = await emitterEvent(signal, entry.source, entry.type);
+    return entry.detail ? entry.detail(args) : args[0];
+  }
+}
+
+/**
+ * Permissions the embedder grants. Nothing is granted by default.
+ * @typedef {object} Permissions
+ * @property {string[]} [net]  hosts (host or host:port) `snail.fetch` may reach; '*' for any
+ */
+
+/**
+ * Services a host provides beyond the environment-neutral ones.
+ * @typedef {object} HostServices
+ * @property {StorageBackend} [storage]  the storage backend (default: in memory)
+ * @property {{ read: (signal: AbortSignal, path: string) => Promise<Uint8Array>,
+ *              write: (signal: AbortSignal, path: string, data: Uint8Array) => Promise<void> }} [files]
+ *   file access, under the host's own permission checks (Node)
+ * @property {{ line: (signal: AbortSignal) => Promise<string | null> }} [stdin]  lines of standard input
+ */
+
+/**
+ * The program's memory as the services see it.
+ */
+export class ProgramMemory {
+  constructor() {
+    /** @type {WebAssembly.Memory | null} */
+    this.memory = null;
+    /** @type {((size: number) => number) | null} */
+    this.alloc = null;
+  }
+
+  /** @param {WebAssembly.Instance} instance */
+  attach(instance) {
+    const x = /** @type {Record<string, any>} */ (instance.exports);
+    this.memory = x.memory instanceof WebAssembly.Memory ? x.memory : null;
+    this.alloc = typeof x['snail.alloc'] === 'function' ? x['snail.alloc'] : null;
+  }
+
+  /** A copy of `len` bytes at `ptr`. @param {number} ptr @param {number} len */
+  bytes(ptr, len) {
+    if (!this.memory) throw new ServiceError(Status.invalid, 'the program exports no memory');
+    const buffer = this.memory.buffer;
+    ptr >>>= 0;
+    len >>>= 0;
+    if (ptr + len > buffer.byteLength) throw new ServiceError(Status.invalid, `bytes ${ptr}..${ptr + len} are outside the program's memory`);
+    return new Uint8Array(buffer, ptr, len).slice();
+  }
+
+  /** @param {number} ptr @param {number} len */
+  string(ptr, len) {
+    return new TextDecoder('utf-8', { fatal: false }).decode(this.bytes(ptr, len));
+  }
+
+  /**
+   * Delivers bytes through an out cell: allocates them in the program and
+   * writes (pointer, length) at `out`. An out of 0 means the program does not
+   * want the value. Returns a status.
+   * @param {number} out @param {Uint8Array} data
+   */
+  deliver(out, data) {
+    if (out === 0) return Status.ok;
+    if (!this.memory || !this.alloc) return Status.failed;
+    const ptr = data.length === 0 ? 0 : this.alloc(data.length) >>> 0;
+    if (data.length !== 0 && ptr === 0) return Status.failed;
+    const buffer = this.memory.buffer;
+    if (out + 8 > buffer.byteLength) return Status.invalid;
+    new Uint8Array(buffer, ptr, data.length).set(data);
+    const view = new DataView(buffer);
+    view.setUint32(out, ptr, true);
+    view.setUint32(out + 4, data.length, true);
+    return Status.ok;
+  }
+}
+
+/** @param {unknown} value @returns {Uint8Array} */
+function encodeValue(value) {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value === undefined || value === null) return new Uint8Array(0);
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return new TextEncoder().encode(text);
+}
+
+/** @param {Permissions} permissions @param {string} url */
+function netAllowed(permissions, url) {
+  const allowed = permissions.net ?? [];
+  if (allowed.includes('*')) return true;
+  let parsed;
+  try {
+    parsed = new URL(url, /** @type {any} */ (globalThis).location?.href);
+  } catch {
+    return false;
+  }
+  return allowed.includes(parsed.host) || allowed.includes(parsed.hostname);
+}
+
+/**
+ * The service imports of module "snail" for one runtime.
+ * @param {import('./bridge.mjs').Bridge} bridge
+ * @param {{ memory: ProgramMemory, events: EventRegistry, services: HostServices, permissions: Permissions }} host
+ */
+export function serviceImports(bridge, host) {
+  const { memory, events, services, permissions } = host;
+  const storage = services.storage ?? new MemoryStorage();
+  const g = /** @type {any} */ (globalThis);
+  const base = {
+    cancelled: Status.cancelled,
+    failed: (/** @type {unknown} */ e) => statusOfError(e),
+  };
+  /** A value delivered through the out cell at `out`. */
+  const intoOut = (/** @type {number} */ out) => (/** @type {unknown} */ value) => memory.deliver(out, encodeValue(value));
+  const denied = (/** @type {string} */ why) => { throw new ServiceError(Status.denied, why); };
+
+  /**
+   * A service import: `prepare` decodes the arguments at the call into what the
+   * wait needs (a description, the operation, the delivery of its value).
+   * @param {string} name
+   * @param {(args: any[]) => { describe: string, operation: (signal: AbortSignal) => Promise<unknown> | unknown, accept: (v: unknown) => unknown }} prepare
+   */
+  const service = (name, prepare) => bridge.suspending({
+    ...base,
+    name: `snail.${name}`,
+    prepare: (args) => [prepare(args)],
+    describe: ([p]) => p.describe,
+    operation: (signal, _task, [p]) => Promise.resolve().then(() => p.operation(signal)),
+    accept: (value, _task, [p]) => p.accept(value),
+  });
+
+  return {
+    event_wait: service('event_wait', ([p, l, out]) => {
+      const name = memory.string(p, l);
+      return {
+        describe: `snail.event_wait("${name}")`,
+        operation: (signal) => events.wait(signal, name),
+        accept: intoOut(out),
+      };
+    }),
+    storage_get: service('storage_get', ([sp, sl, kp, kl, out]) => {
+      const store = memory.string(sp, sl);
+      const key = memory.string(kp, kl);
+      return {
+        describe: `snail.storage_get("${store}", "${key}")`,
+        operation: async (signal) => {
+          const v = await storage.get(signal, store, key);
+          if (v === undefined) throw new ServiceError(Status.not_found, `no key "${key}" in store "${store}"`);
+          return v;
+        },
+        accept: intoOut(out),
+      };
+    }),
+    storage_put: service('storage_put', ([sp, sl, kp, kl, vp, vl]) => {
+      const store = memory.string(sp, sl);
+      const key = memory.string(kp, kl);
+      const value = memory.bytes(vp, vl);
+      return {
+        describe: `snail.storage_put("${store}", "${key}", ${value.length} bytes)`,
+        operation: (signal) => storage.put(signal, store, key, value),
+        accept: () => Status.ok,
+      };
+    }),
+    storage_delete: service('storage_delete', ([sp, sl, kp, kl]) => {
+      const store = memory.string(sp, sl);
+      const key = memory.string(kp, kl);
+      return {
+        describe: `snail.storage_delete("${store}", "${key}")`,
+        operation: (signal) => storage.delete(signal, store, key),
+        accept: (existed) => (existed ? Status.ok : Status.not_found),
+      };
+    }),
+    storage_list: service('storage_list', ([sp, sl, pp, pl, out]) => {
+      const store = memory.string(sp, sl);
+      const prefix = memory.string(pp, pl);
+      return {
+        describe: `snail.storage_list("${store}", "${prefix}")`,
+        operation: (signal) => storage.list(signal, store, prefix),
+        accept: (keys) => intoOut(out)(/** @type {string[]} */ (keys).join('\n')),
+      };
+    }),
+    fetch: service('fetch', ([up, ul, out, codePtr]) => {
+      const url = memory.string(up, ul);
+      return {
+        describe: `snail.fetch("${url}")`,
+        operation: async (signal) => {
+          if (typeof g.fetch !== 'function') denied('this host has no fetch');
+          if (!netAllowed(permissions, url)) denied(`network access to ${url} was not granted (permissions.net)`);
+          const response = await fetchResponse(signal, url);
+          return { code: response.status, body: new Uint8Array(await response.arrayBuffer()) };
+        },
+        accept: (r) => {
+          const { code, body } = /** @type {{ code: number, body: Uint8Array }} */ (r);
+          if (codePtr !== 0 && memory.memory) new DataView(memory.memory.buffer).setInt32(codePtr, code, true);
+          return memory.deliver(out, body);
+        },
+      };
+    }),
+    frame_wait: service('frame_wait', () => ({
+      describe: 'snail.frame_wait()',
+      operation: (signal) => {
+        if (typeof g.requestAnimationFrame !== 'function') denied('this host has no animation frames');
+        return new Promise((resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason);
+          const onAbort = () => { g.cancelAnimationFrame(id); reject(signal.reason); };
+          const id = g.requestAnimationFrame((/** @type {number} */ t) => { signal.removeEventListener('abort', onAbort); resolve(t); });
+          signal.addEventListener('abort', onAbort, { once: true });
+          return undefined;
+        });
+      },
+      accept: () => Status.ok,
+    })),
+    idle_wait: service('idle_wait', ([timeoutMs]) => ({
+      describe: `snail.idle_wait(${timeoutMs} ms)`,
+      operation: (signal) => {
+        if (typeof g.requestIdleCallback !== 'function') denied('this host has no idle callbacks');
+        return new Promise((resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason);
+          const onAbort = () => { g.cancelIdleCallback(id); reject(signal.reason); };
+          const options = timeoutMs > 0 ? { timeout: timeoutMs } : undefined;
+          const id = g.requestIdleCallback(() => { signal.removeEventListener('abort', onAbort); resolve(undefined); }, options);
+          signal.addEventListener('abort', onAbort, { once: true });
+          return undefined;
+        });
+      },
+      accept: () => Status.ok,
+    })),
+    file_read: service('file_read', ([pp, pl, out]) => {
+      const path = memory.string(pp, pl);
+      return {
+        describe: `snail.file_read("${path}")`,
+        operation: (signal) => (services.files ? services.files.read(signal, path) : denied('this host has no file system')),
+        accept: intoOut(out),
+      };
+    }),
+    file_write: service('file_write', ([pp, pl, dp, dl]) => {
+      const path = memory.string(pp, pl);
+      const data = memory.bytes(dp, dl);
+      return {
+        describe: `snail.file_write("${path}", ${data.length} bytes)`,
+        operation: (signal) => (services.files ? services.files.write(signal, path, data) : denied('this host has no file system')),
+        accept: () => Status.ok,
+      };
+    }),
+    stdin_line: service('stdin_line', ([out]) => ({
+      describe: 'snail.stdin_line()',
+      operation: async (signal) => {
+        const stdin = services.stdin;
+        if (!stdin) return denied('this host has no standard input');
+        const line = await stdin.line(signal);
+        if (line === null) throw new ServiceError(Status.closed, 'standard input is at its end');
+        return line;
+      },
+      accept: intoOut(out),
+    })),
+  };
+}
