@@ -96,7 +96,7 @@ export function describeProgram(module, bytes, context) {
     if (imp.module === 'snail') {
       const spec = SNAIL_IMPORTS[imp.name];
       if (!spec) {
-        problems.push(`it imports ${where}, which snail-core does not provide (it provides ${Object.keys(SNAIL_IMPORTS).join(', ')})`);
+        problems.push(`it imports ${where}, which snail-core does not provide (docs/abi.md lists the imports of module "snail")`);
       } else if (imp.kind !== 'function') {
         problems.push(`it imports ${where} as a ${imp.kind}; it is a function`);
       } else if (imp.type && !sameType(imp.type, spec)) {
