@@ -91,6 +91,12 @@ const FAILED = 2;
  */
 
 /**
+ * A task event, for tracing. `time` is the runtime's clock in milliseconds.
+ * @typedef {{ type: 'dispatch' | 'start' | 'suspend' | 'resume' | 'finish' | 'cancel' | 'discard' | 'dispose',
+ *             time: number, task: number, entry: string, [key: string]: unknown }} TraceEvent
+ */
+
+/**
  * @typedef {import('./tasks.mjs').SchedulerOptions} SchedulerOptions
  * @typedef {import('./abi.mjs').ProgramShape} ProgramShape
  * @typedef {import('./registers.mjs').RegisterFile} RegisterFile
@@ -98,9 +104,13 @@ const FAILED = 2;
 
 export class Bridge {
   /**
-   * @param {{ scheduler: SchedulerOptions, stackSize: number, programName: string }} options
+   * @param {{ scheduler: SchedulerOptions, stackSize: number, programName: string,
+   *           trace?: ((event: TraceEvent) => void) | null }} options
    */
   constructor(options) {
+    /** Receives every task event when set (tracing); null keeps the switch path free of it. */
+    this.trace = options.trace ?? null;
+    this.now = options.scheduler.now ?? (() => Date.now());
     this.scheduler = new Scheduler(this, options.scheduler);
     this.stackSize = options.stackSize;
     this.programName = options.programName;
@@ -143,6 +153,16 @@ export class Bridge {
       this.pumpQueued = false;
       this.guard(() => this.scheduler.pump(true));
     };
+  }
+
+  /**
+   * Reports a task event to the trace callback.
+   * @param {TraceEvent['type']} type @param {Task} task @param {Record<string, unknown>} [extra]
+   */
+  emit(type, task, extra) {
+    /** @type {TraceEvent} */
+    const event = { type, time: this.now(), task: task.id, entry: task.entry, ...extra };
+    /** @type {(e: TraceEvent) => void} */ (this.trace)(event);
   }
 
   /** @returns {RegisterFile} */
@@ -298,6 +318,7 @@ export class Bridge {
       }
       bridge.regs.suspend(task._slot);
       sched.suspend(task, spec.describe(args));
+      if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       task._wait = spec;
       task._waitArgs = args;
       /** @type {Promise<unknown>} */
@@ -406,6 +427,7 @@ export class Bridge {
     if (task._cancelRequested) return true;
     task._cancelRequested = true;
     this.counters.cancellationsRequested++;
+    if (this.trace) this.emit('cancel', task, { state: task.state });
     if (task.state === TaskState.queued) {
       this.discardQueued(task);
     } else if (task._abort) {
@@ -422,6 +444,7 @@ export class Bridge {
   discardQueued(task) {
     this.scheduler.discard(task);
     this.counters.discarded++;
+    if (this.trace) this.emit('discard', task);
     this.byId.delete(task.id);
     task.error = new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled before it started`, { task });
     if (task._drop !== 0) {
@@ -470,6 +493,7 @@ export class Bridge {
   dispose(spec, task, result) {
     if (!spec.discard && !spec.nativeDiscard) return;
     this.counters.disposed++;
+    if (this.trace) this.emit('dispose', task, { operation: spec.name });
     /** @type {DisposeContext} */
     const context = {
       importName: spec.name,
@@ -573,6 +597,7 @@ export class Bridge {
     else registers.inherit(fromSlot, slot);
     this.byId.set(task.id, task);
     this.scheduler.add(task);
+    if (this.trace) this.emit('dispatch', task, { parent: this.scheduler.holder?.id ?? 0 });
     return task;
   }
 
@@ -650,6 +675,7 @@ export class Bridge {
     }
     task._stackLow = low;
     this.regs.start(task._slot, low, this.stackSize);
+    if (this.trace) this.emit('start', task);
     return true;
   }
 
@@ -774,6 +800,7 @@ export class Bridge {
     task._abort = null;
     this.byId.delete(task.id);
     this.scheduler.finish(task, how);
+    if (this.trace) this.emit('finish', task, { how });
     if (task._handles === 0) this.handles.delete(task.id);
   }
 
@@ -836,6 +863,7 @@ export class Bridge {
         delivery = spec.failed(result);
       }
     }
+    if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });
     if (delivery instanceof Rejection) reject(delivery.error);
     else gate(delivery);
   }

@@ -91,6 +91,9 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  *   input for the host services (default: storage in memory, no files, no input)
  * @property {import('./services.mjs').Permissions} [permissions]  what the program may reach
  *   (default: nothing)
+ * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
+ *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
+ *   discard, dispose), synchronously, for tracing tools
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
@@ -145,6 +148,7 @@ export class Runtime {
     const bridge = new Bridge({
       programName: loaded.name,
       stackSize,
+      trace: options.trace,
       scheduler: {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,

@@ -210,3 +210,24 @@ test('api: dispatch_refuses_unknown_entries_bad_arguments_and_work_after_close',
   await assert.rejects(Runtime.load(program('hello'), { stackSize: 100 }), (e) => e.code === 'ERR_OPTION');
   await assert.rejects(Runtime.load(program('hello'), { maxSteps: 0 }), (e) => e.code === 'ERR_OPTION');
 });
+
+test('api: the_trace_option_reports_every_task_event_in_order', async () => {
+  const events = [];
+  const rt = await Runtime.load(program('hello'), { stdout: () => {}, trace: (e) => events.push(e) });
+  const t = rt.dispatch('main');
+  await rt.drain();
+  await rt.close();
+  assert.equal(t.state, 'returned');
+  const of = (id) => events.filter((e) => e.task === id).map((e) => e.type);
+  // The root joins child a (a wait) and then child b, already finished (no wait).
+  assert.deepEqual(of(t.id), ['dispatch', 'start', 'suspend', 'resume', 'finish']);
+  const children = [...new Set(events.map((e) => e.task))].filter((id) => id !== t.id);
+  assert.equal(children.length, 2);
+  for (const id of children) {
+    assert.equal(events.find((e) => e.task === id && e.type === 'dispatch').parent, t.id, 'children name their parent');
+    assert.equal(of(id).at(-1), 'finish');
+  }
+  assert.ok(events.every((e, i) => i === 0 || e.time >= events[i - 1].time), 'times never go back');
+  assert.equal(events.find((e) => e.type === 'suspend' && e.task === t.id).waitingOn, `snail.join(#${children[0]})`);
+  assert.equal(events.filter((e) => e.type === 'finish').every((e) => e.how === 'returned'), true);
+});
