@@ -14,7 +14,7 @@ import { adapter, armed, timer } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
-import { Scheduler, Task, TaskState } from './tasks.mjs';
+import { S, Scheduler, Task, TaskState } from './tasks.mjs';
 
 /** A delivery that throws into the task's Wasm instead of returning a value. */
 export const REJECT = 'reject';
@@ -219,7 +219,7 @@ export class Bridge {
       dispatch: (/** @type {number} */ entry, /** @type {number} */ arg, /** @type {number} */ drop) => this.dispatchFromWasm(entry, arg, drop),
       result: (/** @type {number} */ h) => {
         const t = this.handles.get(h);
-        return t && t.state === TaskState.returned ? /** @type {number} */ (t.value) : 0;
+        return t && t._s === S.returned ? /** @type {number} */ (t.value) : 0;
       },
       release: (/** @type {number} */ h) => {
         const t = this.handles.get(h);
@@ -341,7 +341,7 @@ export class Bridge {
         // Completed already (yield): the resumption queues behind the work that is ready now.
         task._outcome = OK;
         task._result = operation;
-        sched.ready(task);
+        sched.readyTask(task);
       }
       sched.pump(false);
       return gate;
@@ -359,7 +359,7 @@ export class Bridge {
   settle(task, outcome, value) {
     task._outcome = outcome;
     task._result = value;
-    this.scheduler.ready(task);
+    this.scheduler.readyTask(task);
     this.scheduler.pump(true);
   }
 
@@ -428,7 +428,7 @@ export class Bridge {
     task._cancelRequested = true;
     this.counters.cancellationsRequested++;
     if (this.trace) this.emit('cancel', task, { state: task.state });
-    if (task.state === TaskState.queued) {
+    if (task._s === S.queued) {
       this.discardQueued(task);
     } else if (task._abort) {
       task._abort.abort(new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
@@ -875,10 +875,10 @@ export class Bridge {
       carriers: this.carriers,
       peakCarriers: this.peakCarriers,
       carrierReuses: this.carrierReuses,
-      stacksInUse: this.scheduler.counts.entered,
+      stacksInUse: this.scheduler.entered,
       slotsInUse: this.registers ? this.registers.inUse : 0,
       handles: this.handles.size,
-      pendingGates: this.scheduler.counts.suspended,
+      pendingGates: this.scheduler.byState[S.suspended],
       pendingCleanups: this.cleanups.size,
       armedListeners: armed.listeners,
       armedTimers: armed.timers,
@@ -888,7 +888,7 @@ export class Bridge {
 
 /** The status a join delivers for a finished task. @param {Task} t */
 function endStatus(t) {
-  if (t.state === TaskState.returned) return Status.ok;
-  if (t.state === TaskState.cancelled) return Status.cancelled;
+  if (t._s === S.returned) return Status.ok;
+  if (t._s === S.cancelled) return Status.cancelled;
   return Status.failed;
 }

@@ -81,6 +81,9 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  * @property {number} [stackSize]  bytes of shadow stack per task (default 32 KiB)
  * @property {number} [maxSteps]  permit grants per event-loop turn (default 256)
  * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 4)
+ * @property {number} [timeCheckEvery]  read the clock every this many steps (default 8): a
+ *   turn may run up to that many steps past maxTimeMs, because reading the clock costs
+ *   more than a step
  * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
  *   starts wait (default: derived from the platform, at most 10,000)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
@@ -152,6 +155,7 @@ export class Runtime {
       scheduler: {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,
+        timeCheckEvery: options.timeCheckEvery,
         maxEntered: options.maxEntered ?? limits.soft,
         hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, options.maxEntered ?? 0),
         macrotask,

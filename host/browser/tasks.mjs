@@ -25,19 +25,26 @@ export const TaskState = Object.freeze({
 /** @typedef {'queued'|'executing'|'suspended'|'returned'|'failed'|'cancelled'} TaskStateName */
 
 /**
- * The legal transitions; every transition checks this table first.
- * @type {Record<TaskStateName, readonly TaskStateName[]>}
+ * The same states as small integers, for the hot paths (`task._s`). The three
+ * live states come first, so `_s < S.returned` means live.
  */
-const LEGAL = {
-  queued: ['executing', 'cancelled'],
-  executing: ['suspended', 'returned', 'failed', 'cancelled'],
-  suspended: ['executing'],
-  returned: [],
-  failed: [],
-  cancelled: [],
-};
+export const S = Object.freeze({ queued: 0, executing: 1, suspended: 2, returned: 3, failed: 4, cancelled: 5 });
 
-const LIVE = new Set(['queued', 'executing', 'suspended']);
+/** @type {readonly TaskStateName[]} */
+const NAMES = Object.freeze(['queued', 'executing', 'suspended', 'returned', 'failed', 'cancelled']);
+
+/**
+ * The legal transitions, one bit per target state; every transition checks
+ * this table first.
+ */
+const LEGAL = Object.freeze([
+  /* queued    -> */ (1 << S.executing) | (1 << S.cancelled),
+  /* executing -> */ (1 << S.suspended) | (1 << S.returned) | (1 << S.failed) | (1 << S.cancelled),
+  /* suspended -> */ (1 << S.executing),
+  /* returned  -> */ 0,
+  /* failed    -> */ 0,
+  /* cancelled -> */ 0,
+]);
 
 /**
  * One task: one invocation of a program entry. The public surface is `id`,
@@ -54,8 +61,8 @@ export class Task {
     this.id = id;
     /** The entry this task runs: an exported entry name or `table[N]`. */
     this.entry = entry;
-    /** @type {TaskStateName} */
-    this.state = TaskState.queued;
+    /** The state as a small integer (S); `state` names it. */
+    this._s = /** @type {number} */ (S.queued);
     /** What a suspended task waits for ("sleep 5 ms", "join #3"), else null. */
     this.waitingOn = /** @type {string | null} */ (null);
     /** @type {number | undefined} what the entry returned */
@@ -95,9 +102,14 @@ export class Task {
     this._carrier = null;
   }
 
+  /** @returns {TaskStateName} queued, executing, suspended, returned, failed or cancelled */
+  get state() {
+    return NAMES[this._s];
+  }
+
   /** True once the task left the live set. */
   get finished() {
-    return !LIVE.has(this.state);
+    return this._s >= S.returned;
   }
 
   /**
@@ -125,7 +137,7 @@ export class Task {
   get result() {
     if (!this._resultPromise) {
       this._resultPromise = this.done.then((t) => {
-        if (t.state === TaskState.returned) return /** @type {number} */ (t.value);
+        if (t._s === S.returned) return /** @type {number} */ (t.value);
         throw t.error;
       });
     }
@@ -151,43 +163,53 @@ export class Task {
   }
 }
 
-/** A FIFO of tasks with lazy removal: stale entries are skipped when reached. */
+/**
+ * A FIFO of tasks in a ring buffer, with lazy removal: entries that went stale
+ * (the task started or was discarded through another queue) are skipped when
+ * they reach the head.
+ */
 class TaskQueue {
   constructor() {
-    /** @type {Task[]} */
-    this.items = [];
+    /** @type {(Task | undefined)[]} */
+    this.ring = new Array(16);
+    this.mask = 15;
     this.head = 0;
+    this.tail = 0;
   }
   /** @param {Task} t */
   push(t) {
-    this.items.push(t);
+    if (this.tail - this.head > this.mask) this.grow();
+    this.ring[this.tail & this.mask] = t;
+    this.tail++;
   }
-  /** @param {(t: Task) => boolean} valid */
+  grow() {
+    const old = this.ring;
+    const size = old.length;
+    const ring = new Array(size * 2);
+    for (let i = this.head; i < this.tail; i++) ring[i - this.head] = old[i & (size - 1)];
+    this.tail -= this.head;
+    this.head = 0;
+    this.ring = ring;
+    this.mask = size * 2 - 1;
+  }
+  /** The first valid task, dropping stale ones before it. @param {(t: Task) => boolean} valid */
   peek(valid) {
-    while (this.head < this.items.length) {
-      const t = this.items[this.head];
+    while (this.head !== this.tail) {
+      const t = /** @type {Task} */ (this.ring[this.head & this.mask]);
       if (valid(t)) return t;
+      this.ring[this.head & this.mask] = undefined;
       this.head++;
     }
-    this.compact();
     return null;
   }
   pop() {
-    const t = this.items[this.head++];
-    this.compact();
+    const t = /** @type {Task} */ (this.ring[this.head & this.mask]);
+    this.ring[this.head & this.mask] = undefined;
+    this.head++;
     return t;
   }
-  compact() {
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    } else if (this.head === this.items.length && this.head > 0) {
-      this.items.length = 0;
-      this.head = 0;
-    }
-  }
   get length() {
-    return this.items.length - this.head;
+    return this.tail - this.head;
   }
 }
 
@@ -205,6 +227,7 @@ class TaskQueue {
  * @property {() => number} [now]  monotonic clock in ms
  * @property {{ hold: () => void, release: () => void }} [keepAlive]  held while tasks are live
  * @property {boolean} [checkInvariants]  run assertInvariants() after every step
+ * @property {number} [timeCheckEvery]  read the clock every this many steps (default 8)
  */
 
 export class Scheduler {
@@ -215,6 +238,9 @@ export class Scheduler {
     this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 4, 'maxTimeMs');
     this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
     this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
+    // Reading the clock costs more than a step; it is read every few steps, so a
+    // turn may run up to that many steps past its time budget.
+    this.timeCheckEvery = positiveInteger(options.timeCheckEvery ?? 8, 'timeCheckEvery');
     this.macrotask = options.macrotask ?? ((cb) => setTimeout(cb, 0));
     this.now = options.now ?? (() => Date.now());
     this.keepAlive = options.keepAlive ?? { hold() {}, release() {} };
@@ -239,7 +265,10 @@ export class Scheduler {
     this.drainWaiters = [];
     /** @type {unknown} set when an internal error broke the scheduler */
     this.broken = null;
-    this.counts = { queued: 0, executing: 0, suspended: 0, ready: 0, entered: 0 };
+    /** Tasks per live state, indexed by S.queued, S.executing, S.suspended. */
+    this.byState = new Int32Array(3);
+    this.ready = 0; // suspended tasks with a resumption in the ready queue
+    this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0,
@@ -260,15 +289,16 @@ export class Scheduler {
 
   /**
    * Checks a transition against the state machine and applies it.
-   * @param {Task} task @param {TaskStateName} to
+   * @param {Task} task @param {number} to  a state of S
    */
   transition(task, to) {
-    if (!LEGAL[task.state].includes(to)) {
-      throw new InternalError(`illegal transition of ${task}: ${task.state} -> ${to}`);
+    const from = task._s;
+    if ((LEGAL[from] & (1 << to)) === 0) {
+      throw new InternalError(`illegal transition of ${task}: ${NAMES[from]} -> ${NAMES[to]}`);
     }
-    this.counts[/** @type {'queued'} */ (task.state)] -= LIVE.has(task.state) ? 1 : 0;
-    task.state = to;
-    if (LIVE.has(to)) this.counts[/** @type {'queued'} */ (to)] += 1;
+    if (from < S.returned) this.byState[from]--;
+    task._s = to;
+    if (to < S.returned) this.byState[to]++;
   }
 
   /**
@@ -277,7 +307,7 @@ export class Scheduler {
    * @param {Task} task
    */
   add(task) {
-    if (task.state !== TaskState.queued || this.live.has(task)) {
+    if (task._s !== S.queued || this.live.has(task)) {
       throw new InternalError(`add() of a task that is not new: ${task}`);
     }
     if (this.live.size === 0) {
@@ -285,12 +315,12 @@ export class Scheduler {
       this.keepAlive.hold();
     }
     this.live.add(task);
-    this.counts.queued++;
+    this.byState[S.queued]++;
     this.totals.dispatched++;
     if (this.live.size > this.totals.peakLive) this.totals.peakLive = this.live.size;
     task._seq = ++this.seq;
     this.starts.push(task);
-    this.stepDone();
+    if (this.checkInvariants) this.assertInvariants();
   }
 
   /**
@@ -299,7 +329,7 @@ export class Scheduler {
    * @param {Task} task
    */
   boost(task) {
-    if (task.state !== TaskState.queued || task._boosted) return;
+    if (task._s !== S.queued || task._boosted) return;
     task._boosted = true;
     task._seq = ++this.seq;
     this.boostedStarts.push(task);
@@ -311,10 +341,10 @@ export class Scheduler {
    */
   suspend(task, waitingOn) {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
-    this.transition(task, TaskState.suspended);
+    this.transition(task, S.suspended);
     task.waitingOn = waitingOn;
     this.holder = null;
-    this.stepDone();
+    if (this.checkInvariants) this.assertInvariants();
   }
 
   /**
@@ -322,15 +352,15 @@ export class Scheduler {
    * ready queue.
    * @param {Task} task
    */
-  ready(task) {
-    if (task.state !== TaskState.suspended || task._ready) {
+  readyTask(task) {
+    if (task._s !== S.suspended || task._ready) {
       throw new InternalError(`ready() of ${task}, which is not a parked suspended task`);
     }
     task._ready = true;
     task._seq = ++this.seq;
-    this.counts.ready++;
+    this.ready++;
     this.resumptions.push(task);
-    this.stepDone();
+    if (this.checkInvariants) this.assertInvariants();
   }
 
   /**
@@ -341,7 +371,7 @@ export class Scheduler {
   finish(task, how) {
     if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
     this.holder = null;
-    this.counts.entered--;
+    this.entered--;
     this.retire(task, how);
   }
 
@@ -351,13 +381,13 @@ export class Scheduler {
    * @param {Task} task
    */
   discard(task) {
-    if (task.state !== TaskState.queued) throw new InternalError(`discard() of ${task}, which is not queued`);
+    if (task._s !== S.queued) throw new InternalError(`discard() of ${task}, which is not queued`);
     this.retire(task, TaskState.cancelled);
   }
 
   /** @param {Task} task @param {'returned'|'failed'|'cancelled'} how */
   retire(task, how) {
-    this.transition(task, how);
+    this.transition(task, S[how]);
     task.waitingOn = null;
     this.totals[how]++;
     this.live.delete(task);
@@ -368,7 +398,7 @@ export class Scheduler {
       this.drainWaiters = [];
       for (const w of waiters) w.resolve();
     }
-    this.stepDone();
+    if (this.checkInvariants) this.assertInvariants();
   }
 
   /**
@@ -397,11 +427,10 @@ export class Scheduler {
    * @returns {Task | null}
    */
   pickNext() {
-    const r = this.resumptions.peek(isParkedReady);
-    const canEnter = this.counts.entered < this.maxEntered;
-    const b = this.counts.entered < this.hardMaxEntered ? this.boostedStarts.peek(isQueued) : null;
-    const s = canEnter ? this.starts.peek(isQueued) : null;
-    let best = r;
+    let best = this.ready > 0 ? this.resumptions.peek(isParkedReady) : null;
+    if (this.byState[S.queued] === 0) return best;
+    const b = this.entered < this.hardMaxEntered ? this.boostedStarts.peek(isQueued) : null;
+    const s = this.entered < this.maxEntered ? this.starts.peek(isQueued) : null;
     if (b && (!best || b._seq < best._seq)) best = b;
     if (s && (!best || s._seq < best._seq)) best = s;
     return best;
@@ -409,7 +438,7 @@ export class Scheduler {
 
   /** Removes the picked task from the head of its queue. @param {Task} task */
   popPicked(task) {
-    if (task.state === TaskState.suspended) this.resumptions.pop();
+    if (task._s === S.suspended) this.resumptions.pop();
     else if (this.boostedStarts.peek(isQueued) === task) this.boostedStarts.pop();
     else this.starts.pop();
     return task;
@@ -424,34 +453,35 @@ export class Scheduler {
   takeStartForCarrier() {
     if (this.holder !== null || this.paused) return null;
     const task = this.pickNext();
-    if (task === null || task.state !== TaskState.queued) return null;
+    if (task === null || task._s !== S.queued) return null;
     if (!this.takeStep()) return null;
     this.popPicked(task);
     this.holder = task;
-    this.transition(task, TaskState.executing);
-    this.counts.entered++;
-    this.totals.started++;
-    if (this.counts.entered > this.totals.peakEntered) this.totals.peakEntered = this.counts.entered;
-    this.stepDone();
+    this.startGranted(task);
     return task;
+  }
+
+  /** @param {Task} task */
+  startGranted(task) {
+    this.transition(task, S.executing);
+    this.entered++;
+    this.totals.started++;
+    if (this.entered > this.totals.peakEntered) this.totals.peakEntered = this.entered;
+    if (this.checkInvariants) this.assertInvariants();
   }
 
   /** @param {Task} task @param {boolean} fromTopLevel */
   grant(task, fromTopLevel) {
     this.holder = task;
-    if (task.state === TaskState.queued) {
-      this.transition(task, TaskState.executing);
-      this.counts.entered++;
-      this.totals.started++;
-      if (this.counts.entered > this.totals.peakEntered) this.totals.peakEntered = this.counts.entered;
-      this.stepDone();
+    if (task._s === S.queued) {
+      this.startGranted(task);
       this.engine.enter(task, fromTopLevel);
     } else {
       task._ready = false;
-      this.counts.ready--;
-      this.transition(task, TaskState.executing);
+      this.ready--;
+      this.transition(task, S.executing);
       task.waitingOn = null;
-      this.stepDone();
+      if (this.checkInvariants) this.assertInvariants();
       this.engine.resume(task);
     }
   }
@@ -463,7 +493,8 @@ export class Scheduler {
       this.turnSteps = 0;
       this.turnStart = this.now();
       this.macrotask(this.onTurnEnd);
-    } else if (this.turnSteps >= this.maxSteps || this.now() - this.turnStart >= this.maxTimeMs) {
+    } else if (this.turnSteps >= this.maxSteps
+      || (this.turnSteps % this.timeCheckEvery === 0 && this.now() - this.turnStart >= this.maxTimeMs)) {
       // Give the event loop its turn; onTurnEnd resumes granting.
       this.paused = true;
       this.totals.yields++;
@@ -497,44 +528,42 @@ export class Scheduler {
   stats() {
     return {
       live: this.live.size,
-      queued: this.counts.queued,
-      executing: this.counts.executing,
-      suspended: this.counts.suspended,
-      ready: this.counts.ready,
-      entered: this.counts.entered,
+      queued: this.byState[S.queued],
+      executing: this.byState[S.executing],
+      suspended: this.byState[S.suspended],
+      ready: this.ready,
+      entered: this.entered,
       ...this.totals,
     };
-  }
-
-  stepDone() {
-    if (this.checkInvariants) this.assertInvariants();
   }
 
   /** Checks every invariant of the scheduler; throws InternalError on the first broken one. */
   assertInvariants() {
     const fail = (/** @type {string} */ m) => { throw new InternalError(`invariant broken: ${m}`); };
-    const seen = { queued: 0, executing: 0, suspended: 0, ready: 0 };
+    const seen = [0, 0, 0];
+    let ready = 0;
     for (const t of this.live) {
-      if (!LIVE.has(t.state)) fail(`${t} is in the live set but ${t.state}`);
-      seen[/** @type {'queued'} */ (t.state)]++;
+      if (t._s >= S.returned) fail(`${t} is in the live set but ${t.state}`);
+      seen[t._s]++;
       if (t._ready) {
-        if (t.state !== TaskState.suspended) fail(`${t} has a resumption queued but is ${t.state}`);
-        seen.ready++;
+        if (t._s !== S.suspended) fail(`${t} has a resumption queued but is ${t.state}`);
+        ready++;
       }
-      if (t.state === TaskState.executing && t !== this.holder) fail(`${t} executes without the permit`);
+      if (t._s === S.executing && t !== this.holder) fail(`${t} executes without the permit`);
     }
-    for (const k of /** @type {const} */ (['queued', 'executing', 'suspended', 'ready'])) {
-      if (seen[k] !== this.counts[k]) fail(`count of ${k} is ${this.counts[k]}, the live set has ${seen[k]}`);
+    for (let k = 0; k < 3; k++) {
+      if (seen[k] !== this.byState[k]) fail(`count of ${NAMES[k]} is ${this.byState[k]}, the live set has ${seen[k]}`);
     }
-    if (seen.executing > 1) fail(`${seen.executing} tasks hold the permit`);
-    if (this.holder !== null && (this.holder.state !== TaskState.executing || !this.live.has(this.holder))) {
+    if (ready !== this.ready) fail(`ready count is ${this.ready}, the live set has ${ready}`);
+    if (seen[S.executing] > 1) fail(`${seen[S.executing]} tasks hold the permit`);
+    if (this.holder !== null && (this.holder._s !== S.executing || !this.live.has(this.holder))) {
       fail(`the permit holder ${this.holder} is not an executing live task`);
     }
-    if ((this.holder === null) !== (seen.executing === 0)) fail('the permit and the executing count disagree');
-    if (this.counts.entered !== seen.executing + seen.suspended) {
-      fail(`entered is ${this.counts.entered}, executing + suspended is ${seen.executing + seen.suspended}`);
+    if ((this.holder === null) !== (seen[S.executing] === 0)) fail('the permit and the executing count disagree');
+    if (this.entered !== seen[S.executing] + seen[S.suspended]) {
+      fail(`entered is ${this.entered}, executing + suspended is ${seen[S.executing] + seen[S.suspended]}`);
     }
-    if (this.counts.entered > this.hardMaxEntered) fail(`${this.counts.entered} tasks entered, above the hard bound`);
+    if (this.entered > this.hardMaxEntered) fail(`${this.entered} tasks entered, above the hard bound`);
     if (this.live.size === 0 && this.drainWaiters.length) fail('drain() waiters pending with an empty live set');
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
   }
@@ -542,12 +571,12 @@ export class Scheduler {
 
 /** @param {Task} t */
 function isQueued(t) {
-  return t.state === TaskState.queued;
+  return t._s === S.queued;
 }
 
 /** @param {Task} t */
 function isParkedReady(t) {
-  return t.state === TaskState.suspended && t._ready;
+  return t._s === S.suspended && t._ready;
 }
 
 /** @param {unknown} v @param {string} name */

@@ -219,6 +219,7 @@ export const cases = [
       const { rt } = await loadContracts(ctx, {
         maxSteps: 1_000_000,
         maxTimeMs: 5,
+        timeCheckEvery: 1,
         now: () => clock++,
         macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
       });
