@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Runs the benchmark suite under Node and writes bench/results/node.json.
+//
+//   node --expose-gc bench/run.mjs [--quick] [--out FILE]
+//
+// `npm run bench` builds first and runs this, then the same suite in Chromium.
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { runSuite } from './suite.mjs';
+import { formatTable, machine } from './table.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string', default: path.join(root, 'bench/results/node.json') },
+  },
+});
+
+const gc = /** @type {any} */ (globalThis).gc;
+if (typeof gc !== 'function') {
+  process.stderr.write('bench: run with --expose-gc (npm run bench does) so that memory can be measured\n');
+}
+
+const program = (/** @type {string} */ name) => path.join(root, 'build/programs/bench', `${name}.wasm`);
+const started = Date.now();
+const { results } = await runSuite({
+  env: 'node',
+  quick: values.quick,
+  program,
+  bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
+  gc: typeof gc === 'function' ? () => gc() : undefined,
+  rss: () => process.memoryUsage().rss,
+  loopDelay: () => {
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    return {
+      start: () => h.enable(),
+      stop: () => {
+        h.disable();
+        return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, samples: h.count };
+      },
+    };
+  },
+  log: (line) => process.stderr.write(`bench: ${line}\n`),
+});
+
+const report = { env: `Node ${process.versions.node} (V8 ${process.versions.v8})`, machine: machine(), date: new Date(started).toISOString(), quick: values.quick, results };
+fs.mkdirSync(path.dirname(values.out), { recursive: true });
+fs.writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${formatTable(report)}\n`);
+process.stdout.write(`\nwritten to ${path.relative(process.cwd(), values.out)}\n`);
