@@ -105,7 +105,7 @@ const FAILED = 2;
 export class Bridge {
   /**
    * @param {{ scheduler: SchedulerOptions, stackSize: number, programName: string,
-   *           trace?: ((event: TraceEvent) => void) | null }} options
+   *           trace?: ((event: TraceEvent) => void) | null, maxIdleCarriers?: number }} options
    */
   constructor(options) {
     /** Receives every task event when set (tracing); null keeps the switch path free of it. */
@@ -124,6 +124,14 @@ export class Bridge {
     this.carriers = 0;
     /** @type {(() => void)[]} */
     this.carrierWaiters = [];
+    /** @type {{ carrier: { task: Task | null }, resume: (slot: number) => void }[]} parked carriers, newest last */
+    this.idleCarriers = [];
+    /** @type {{ task: Task | null } | null} the carrier between next() and its idle() call */
+    this.parking = null;
+    this.maxIdleCarriers = options.maxIdleCarriers ?? 1024;
+    /** @type {number[]} stack segments of finished tasks, for reuse */
+    this.freeStacks = [];
+    this.maxFreeStacks = 1024;
     this.peakCarriers = 0;
     this.carrierReuses = 0;
     this.closing = false;
@@ -317,15 +325,10 @@ export class Bridge {
         if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
       }
       bridge.regs.suspend(task._slot);
-      sched.suspend(task, spec.describe(args));
-      if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       task._wait = spec;
       task._waitArgs = args;
-      /** @type {Promise<unknown>} */
-      const gate = new Promise((resolve, reject) => {
-        task._gate = resolve;
-        task._gateReject = reject;
-      });
+      sched.suspend(task);
+      if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       let operation;
       try {
         operation = spec.operation(bridge.signalOf(task), task, args);
@@ -333,18 +336,18 @@ export class Bridge {
         operation = Promise.reject(error);
       }
       if (operation !== null && typeof operation === 'object' && typeof (/** @type {any} */ (operation).then) === 'function') {
-        /** @type {PromiseLike<unknown>} */ (operation).then(
-          (value) => bridge.guard(() => bridge.settle(task, OK, value)),
-          (error) => bridge.guard(() => bridge.settle(task, FAILED, error)),
-        );
-      } else {
-        // Completed already (yield): the resumption queues behind the work that is ready now.
-        task._outcome = OK;
-        task._result = operation;
-        sched.readyTask(task);
+        // The promise JSPI parks the task on is the operation's own, continued
+        // by arrival: when the task gets the permit right away, the delivery is
+        // its value, one promise hop after the operation settled.
+        sched.pump(false);
+        return /** @type {PromiseLike<unknown>} */ (operation).then(task._onOk ??= bridge.onOk(task), task._onErr ??= bridge.onErr(task));
       }
+      // Completed already (yield): the resumption queues behind the work that is ready now.
+      task._outcome = OK;
+      task._result = operation;
+      sched.readyTask(task);
       sched.pump(false);
-      return gate;
+      return bridge.delivered(task);
     };
     const suspendingFn = new WebAssembly.Suspending(fn);
     this.specs.set(suspendingFn, spec);
@@ -352,15 +355,55 @@ export class Bridge {
   }
 
   /**
+   * The continuation of a task's operation when it fulfils (made once per task).
+   * @param {Task} task
+   */
+  onOk(task) {
+    return (/** @type {unknown} */ value) => this.arrive(task, OK, value);
+  }
+
+  /** @param {Task} task */
+  onErr(task) {
+    return (/** @type {unknown} */ error) => this.arrive(task, FAILED, error);
+  }
+
+  /**
    * The operation of a suspended task settled: it becomes ready. Nothing is
    * delivered yet; the suspension owns a successful result until resume().
+   * If the scheduler grants the task at once, the delivery is returned (and
+   * JSPI resumes the task one hop later); otherwise a gate that resume()
+   * settles when the task's turn comes.
    * @param {Task} task @param {number} outcome @param {unknown} value
    */
-  settle(task, outcome, value) {
-    task._outcome = outcome;
-    task._result = value;
-    this.scheduler.readyTask(task);
-    this.scheduler.pump(true);
+  arrive(task, outcome, value) {
+    try {
+      task._outcome = outcome;
+      task._result = value;
+      this.scheduler.readyTask(task);
+      this.scheduler.pump(true);
+    } catch (error) {
+      this.guard(() => { throw error; });
+    }
+    return this.delivered(task);
+  }
+
+  /**
+   * What a parked task's continuation hands to JSPI: the delivery, if resume()
+   * already produced it, else a gate for resume() to settle.
+   * @param {Task} task
+   */
+  delivered(task) {
+    if (task._hasDelivery) {
+      const delivery = task._delivery;
+      task._hasDelivery = false;
+      task._delivery = undefined;
+      if (delivery instanceof Rejection) throw delivery.error;
+      return delivery;
+    }
+    return new Promise((resolve, reject) => {
+      task._gate = resolve;
+      task._gateReject = reject;
+    });
   }
 
   /** @param {unknown} delivery */
@@ -555,6 +598,7 @@ export class Bridge {
       entries: shape.entries.map((name) => ({ name, fn: x[`snail.entry.${name}`] })),
       table: this.table,
       next: (slot, result) => this.next(slot, result),
+      idle: () => this.parkCarrier(),
     });
     this.runCarrier = WebAssembly.promising(this.registers.carrier);
   }
@@ -655,8 +699,39 @@ export class Bridge {
    */
   enter(task, fromTopLevel) {
     if (!this.prepareStart(task)) return;
-    if (fromTopLevel) this.startCarrier(task);
-    else queueMicrotask(() => this.startCarrier(task));
+    const idle = this.idleCarriers.pop();
+    if (idle !== undefined) {
+      // A parked carrier takes the start: its engine stack already exists.
+      idle.carrier.task = task;
+      task._carrier = idle.carrier;
+      this.carrierReuses++;
+      idle.resume(task._slot);
+    } else if (fromTopLevel) {
+      this.startCarrier(task);
+    } else {
+      queueMicrotask(() => this.startCarrier(task));
+    }
+  }
+
+  /**
+   * A carrier whose task finished, with no start waiting, parks here until the
+   * next start needs a stack: starting a task on a parked carrier costs a
+   * resumption instead of a new engine stack.
+   * @returns {Promise<number>} the slot of the next start, or 0 to end
+   */
+  parkCarrier() {
+    const carrier = this.parking;
+    if (carrier === null) throw new InternalError('a carrier parked without next() asking it to');
+    this.parking = null;
+    return new Promise((resolve) => {
+      this.idleCarriers.push({ carrier, resume: resolve });
+    });
+  }
+
+  /** Lets every parked carrier go (close()). */
+  releaseIdleCarriers() {
+    const idle = this.idleCarriers.splice(0);
+    for (const c of idle) c.resume(0);
   }
 
   /**
@@ -667,7 +742,9 @@ export class Bridge {
   prepareStart(task) {
     let low = 0;
     if (this.program.stackAcquire) {
-      low = this.program.stackAcquire(this.stackSize) >>> 0;
+      // Segments of finished tasks are kept here and reused newest first (their
+      // pages are resident); only a miss calls into the program's pool.
+      low = this.freeStacks.length ? /** @type {number} */ (this.freeStacks.pop()) : this.program.stackAcquire(this.stackSize) >>> 0;
       if (low === 0) {
         this.failBeforeEntry(task, new TaskFailedError(`${task} could not start: no memory for its ${this.stackSize}-byte stack segment`, { task }));
         return false;
@@ -681,6 +758,7 @@ export class Bridge {
 
   /** @param {Task} task */
   startCarrier(task) {
+    /** @type {{ task: Task | null }} */
     const carrier = { task };
     task._carrier = carrier;
     this.carriers++;
@@ -738,16 +816,19 @@ export class Bridge {
       return following._slot;
     }
     this.scheduler.pump(false);
-    return 0;
+    if (this.closing || this.idleCarriers.length >= this.maxIdleCarriers) return 0;
+    carrier.task = null;
+    this.parking = carrier;
+    return -1;
   }
 
   /**
    * A carrier's promise rejected: the task on it trapped or threw.
-   * @param {{ task: Task }} carrier @param {unknown} error
+   * @param {{ task: Task | null }} carrier @param {unknown} error
    */
   carrierFailed(carrier, error) {
     const task = carrier.task;
-    if (task !== this.scheduler.holder) {
+    if (task === null || task !== this.scheduler.holder) {
       // Only the permit holder can be running Wasm, so only it can trap.
       throw new InternalError(`${task} failed on its carrier without holding the permit: ${String(error)}`);
     }
@@ -790,7 +871,8 @@ export class Bridge {
   finishTask(task, how, value, error) {
     this.regs.install(0);
     if (task._stackLow !== 0) {
-      this.program.stackRelease(task._stackLow);
+      if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(task._stackLow);
+      else this.program.stackRelease(task._stackLow);
       task._stackLow = 0;
     }
     this.releaseSlot(task);
@@ -834,7 +916,7 @@ export class Bridge {
     const gate = task._gate;
     const reject = task._gateReject;
     const spec = task._wait;
-    if (gate === null || reject === null || spec === null) throw new InternalError(`${task} was resumed without a gate`);
+    if (spec === null) throw new InternalError(`${task} was resumed without a wait`);
     const args = task._waitArgs;
     task._gate = null;
     task._gateReject = null;
@@ -864,8 +946,15 @@ export class Bridge {
       }
     }
     if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });
-    if (delivery instanceof Rejection) reject(delivery.error);
-    else gate(delivery);
+    if (gate === null || reject === null) {
+      // Granted inside its own arrival: the continuation returns the delivery.
+      task._delivery = delivery;
+      task._hasDelivery = true;
+    } else if (delivery instanceof Rejection) {
+      reject(delivery.error);
+    } else {
+      gate(delivery);
+    }
   }
 
   stats() {
@@ -873,6 +962,7 @@ export class Bridge {
       ...this.scheduler.stats(),
       ...this.counters,
       carriers: this.carriers,
+      idleCarriers: this.idleCarriers.length,
       peakCarriers: this.peakCarriers,
       carrierReuses: this.carrierReuses,
       stacksInUse: this.scheduler.entered,

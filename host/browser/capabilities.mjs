@@ -90,21 +90,25 @@ export function stackLimits() {
 /**
  * A token that keeps a Node process alive while tasks are live: unresolved
  * promises alone do not. Elsewhere nothing needs holding.
- * @returns {{ hold: () => void, release: () => void }}
+ * @returns {{ hold: () => void, release: () => void, dispose: () => void }}
  */
 export function processKeepAlive() {
-  if (!isNode) return { hold() {}, release() {} };
+  if (!isNode) return { hold() {}, release() {}, dispose() {} };
+  // One timer for the runtime's life, referenced only while tasks are live:
+  // toggling a reference is much cheaper than making a timer per interval.
   /** @type {any} */
   let timer = null;
   return {
     hold() {
       if (timer === null) timer = g.setInterval(() => {}, 2 ** 30);
+      else timer.ref();
     },
     release() {
-      if (timer !== null) {
-        g.clearInterval(timer);
-        timer = null;
-      }
+      if (timer !== null) timer.unref();
+    },
+    dispose() {
+      if (timer !== null) g.clearInterval(timer);
+      timer = null;
     },
   };
 }

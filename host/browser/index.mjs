@@ -24,6 +24,8 @@ export { TaskState } from './tasks.mjs';
 export { hasJspi } from './capabilities.mjs';
 export { adapter, armed, emitterEvent, eventOf, fetchResponse, timer } from './adapters.mjs';
 export { EventRegistry, MemoryStorage, ServiceError } from './services.mjs';
+export { IndexedDBStorage } from './storage-indexeddb.mjs';
+export { EventQueue, eventDetail, registerPort, registerQueued, registerSelector } from './page.mjs';
 
 /**
  * Declares a suspending import for the `imports` option of Runtime.load (the
@@ -323,6 +325,7 @@ export class Runtime {
     }
     const everything = (async () => {
       await this.drain();
+      this.bridge.releaseIdleCarriers();
       await this.bridge.carriersSettled();
       while (this.bridge.cleanups.size) await Promise.allSettled([...this.bridge.cleanups]);
     })();
@@ -341,6 +344,7 @@ export class Runtime {
     if (!timedOut) {
       handlesReleased = this.bridge.handles.size;
       this.bridge.handles.clear();
+      this.bridge.scheduler.keepAlive.dispose?.();
     }
     return {
       cancelled,

@@ -28,9 +28,9 @@ const PAGE = 65536;
 /**
  * Builds and instantiates the register file of one program.
  * @param {{ registers: Register[], entries: NamedEntry[], table: WebAssembly.Table | null,
- *           next: (slot: number, result: number) => number }} spec
+ *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
  */
-export function createRegisterFile({ registers, entries, table, next }) {
+export function createRegisterFile({ registers, entries, table, next, idle }) {
   // Handlers first, so that a binding vector is one contiguous prefix of a slot.
   const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
   const numeric = ordered.filter((r) => NUMERIC.has(r.type));
@@ -48,6 +48,7 @@ export function createRegisterFile({ registers, entries, table, next }) {
 
   const w = new ModuleWriter();
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
+  const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
   const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   /** @type {Map<Register, number>} */
   const globalIndexOf = new Map();
@@ -220,7 +221,15 @@ export function createRegisterFile({ registers, entries, table, next }) {
       c.emit(op.end); // $done
     }
     c.emit(op.end); // if
+    // next() hands over the next start (> 0), ends the carrier (0), or parks it
+    // (< 0): then idle() suspends it until a start needs a stack (> 0) or the
+    // runtime lets it go (0).
     c.idx(op.local_get, 0).idx(op.local_get, result).idx(op.call, fnNext).idx(op.local_tee, 0);
+    c.i32(0).emit(op.i32_lt_s);
+    c.emit(op.if, op.void);
+    c.idx(op.call, fnIdle).idx(op.local_set, 0);
+    c.emit(op.end);
+    c.idx(op.local_get, 0);
     c.idx(op.br_if, 0);
     c.emit(op.end); // loop
     c.i32(0);
@@ -232,7 +241,7 @@ export function createRegisterFile({ registers, entries, table, next }) {
 
   /** @type {Record<string, Record<string, any>>} */
   const imports = {
-    js: { next },
+    js: { next, idle: new WebAssembly.Suspending(idle) },
     entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
     registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
   };

@@ -63,8 +63,7 @@ export class Task {
     this.entry = entry;
     /** The state as a small integer (S); `state` names it. */
     this._s = /** @type {number} */ (S.queued);
-    /** What a suspended task waits for ("sleep 5 ms", "join #3"), else null. */
-    this.waitingOn = /** @type {string | null} */ (null);
+
     /** @type {number | undefined} what the entry returned */
     this.value = undefined;
     /** @type {unknown} why the task failed */
@@ -92,6 +91,13 @@ export class Task {
     this._wait = null;
     /** @type {any[] | null} that wait's prepared arguments */
     this._waitArgs = null;
+    /** @type {unknown} a delivery resume() produced before the task's continuation ran */
+    this._delivery = undefined;
+    this._hasDelivery = false;
+    /** @type {((v: unknown) => unknown) | null} the continuations of its waits, made once */
+    this._onOk = null;
+    /** @type {((e: unknown) => unknown) | null} */
+    this._onErr = null;
     this._outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
     /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
     this._result = undefined;
@@ -105,6 +111,12 @@ export class Task {
   /** @returns {TaskStateName} queued, executing, suspended, returned, failed or cancelled */
   get state() {
     return NAMES[this._s];
+  }
+
+  /** What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null. */
+  get waitingOn() {
+    if (this._s !== S.suspended || this._wait === null) return null;
+    return this._wait.describe(this._waitArgs);
   }
 
   /** True once the task left the live set. */
@@ -225,7 +237,7 @@ class TaskQueue {
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
  * @property {(callback: () => void) => void} [macrotask]  yields one event-loop turn
  * @property {() => number} [now]  monotonic clock in ms
- * @property {{ hold: () => void, release: () => void }} [keepAlive]  held while tasks are live
+ * @property {{ hold: () => void, release: () => void, dispose?: () => void }} [keepAlive]  held while tasks are live
  * @property {boolean} [checkInvariants]  run assertInvariants() after every step
  * @property {number} [timeCheckEvery]  read the clock every this many steps (default 8)
  */
@@ -337,12 +349,11 @@ export class Scheduler {
 
   /**
    * The executing task parks at a wait: it gives the permit back.
-   * @param {Task} task @param {string} waitingOn
+   * @param {Task} task
    */
-  suspend(task, waitingOn) {
+  suspend(task) {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
     this.transition(task, S.suspended);
-    task.waitingOn = waitingOn;
     this.holder = null;
     if (this.checkInvariants) this.assertInvariants();
   }
@@ -388,7 +399,6 @@ export class Scheduler {
   /** @param {Task} task @param {'returned'|'failed'|'cancelled'} how */
   retire(task, how) {
     this.transition(task, S[how]);
-    task.waitingOn = null;
     this.totals[how]++;
     this.live.delete(task);
     if (task._done) task._done.resolve(task);
@@ -480,7 +490,6 @@ export class Scheduler {
       task._ready = false;
       this.ready--;
       this.transition(task, S.executing);
-      task.waitingOn = null;
       if (this.checkInvariants) this.assertInvariants();
       this.engine.resume(task);
     }
