@@ -12,6 +12,8 @@
 // or returns: settling the gate does not mean Wasm has run.
 import { adapter, armed, timer } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+import { SNAIL_IMPORTS } from './abi.mjs';
+import { canWrap, CURRENT, createGates, PARK, wrappable } from './gates.mjs';
 import { createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -53,6 +55,22 @@ export class SuspendingImport {
  *   cleanup (closing a descriptor) to the runtime; close() waits for it
  */
 
+/** @param {unknown} v */
+const identity = (v) => v;
+
+/** A wait import before link() decides how the program reaches it. */
+class WaitImport {
+  /** @param {WaitSpec} spec */
+  constructor(spec) {
+    this.spec = spec;
+  }
+}
+
+// What the value a waking task's wrapper hands to `after` is: final (the
+// delivery) or the raw value of an operation it awaited directly.
+const FINAL = 1;
+const DIRECT = 2;
+
 /** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
 class Rejection {
   /** @param {unknown} error */
@@ -88,6 +106,8 @@ const FAILED = 2;
  * @property {(error: unknown) => unknown} failed  the delivery of a failure (or REJECT)
  * @property {((result: unknown, context: DisposeContext) => void) | null} discard
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
+ * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
+ *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
  */
 
 /**
@@ -105,7 +125,8 @@ const FAILED = 2;
 export class Bridge {
   /**
    * @param {{ scheduler: SchedulerOptions, stackSize: number, programName: string,
-   *           trace?: ((event: TraceEvent) => void) | null, maxIdleCarriers?: number }} options
+   *           trace?: ((event: TraceEvent) => void) | null, maxIdleCarriers?: number,
+   *           directWaits?: boolean }} options
    */
   constructor(options) {
     /** Receives every task event when set (tracing); null keeps the switch path free of it. */
@@ -155,8 +176,12 @@ export class Bridge {
     this.table = null;
     /** @type {Record<string, Function>} the program's native disposers by import */
     this.nativeDisposers = {};
-    /** @type {WeakMap<object, WaitSpec>} the spec behind each suspending import */
-    this.specs = new WeakMap();
+    /** @type {Map<string, WaitSpec>} the spec behind each suspending import, by "module.field" */
+    this.specsByImport = new Map();
+    /** Waits go through the suspension module (one promise hop) where the engine allows. */
+    this.directWaits = canWrap && options.directWaits !== false;
+    /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK) */
+    this.gateWords = null;
     this.runQueuedPump = () => {
       this.pumpQueued = false;
       this.guard(() => this.scheduler.pump(true));
@@ -187,7 +212,7 @@ export class Bridge {
    */
   imports(extra = {}) {
     const sched = this.scheduler;
-    const statusOf = { accept: (/** @type {unknown} */ v) => v, cancelled: Status.cancelled, failed: () => Status.failed };
+    const statusOf = { accept: identity, cancelled: Status.cancelled, failed: () => Status.failed };
     return {
       // The built-in waits are adapters on the same path as every other
       // suspending import; `now` only answers calls that need no waiting.
@@ -278,7 +303,7 @@ export class Bridge {
           }
           return p;
         },
-        accept: (v) => v,
+        accept: identity,
         cancelled,
         failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
         discard: discard ?? null,
@@ -289,27 +314,84 @@ export class Bridge {
   }
 
   /**
-   * Makes a suspending import from a wait specification.
+   * Makes a suspending import from a wait specification. What the program is
+   * finally given is decided by link(): a wrapper of the suspension module when
+   * the import's type is known, else a plain WebAssembly.Suspending.
    * @param {Partial<WaitSpec> & { name: string, describe: WaitSpec['describe'], operation: WaitSpec['operation'] }} partial
    */
   suspending(partial) {
     /** @type {WaitSpec} */
     const spec = {
-      accept: (v) => v,
+      accept: identity,
       cancelled: Status.cancelled,
       failed: () => Status.failed,
       discard: null,
       nativeDiscard: null,
+      keepsResults: true,
       ...partial,
     };
+    // A wait whose result is delivered as it is and never disposed can take
+    // the value JSPI converts; any other keeps the operation's own value.
+    spec.keepsResults = spec.accept !== identity || spec.discard !== null;
+    return new WaitImport(spec);
+  }
+
+  /**
+   * Replaces the wait imports of an import object with what the program calls:
+   * one suspension module (gates.mjs) with a wrapper per wait whose type is
+   * known, plain Suspending functions for the others.
+   * @param {Record<string, Record<string, unknown>>} importObject
+   * @param {ProgramShape} shape
+   */
+  link(importObject, shape) {
+    /** @type {(import('./gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
+    const wrapped = [];
+    for (const [module, fields] of Object.entries(importObject)) {
+      for (const [field, value] of Object.entries(fields)) {
+        if (!(value instanceof WaitImport)) continue;
+        const spec = value.spec;
+        const key = `${module}.${field}`;
+        this.specsByImport.set(key, spec);
+        const imp = shape.imports.find((i) => i.module === module && i.name === field && i.kind === 'function');
+        const type = imp?.type ?? (module === 'snail' ? SNAIL_IMPORTS[field] : undefined);
+        if (this.directWaits && imp && type && wrappable(type.results)) {
+          wrapped.push({ key, params: type.params, results: type.results, module, field, spec });
+        } else {
+          fields[field] = new WebAssembly.Suspending(this.waitFunction(spec, false));
+        }
+      }
+    }
+    if (wrapped.length === 0) return;
+    const byKey = new Map(wrapped.map((w) => [w.key, w.spec]));
+    const { wrappers, words } = createGates(wrapped, {
+      begin: (key) => this.waitFunction(/** @type {WaitSpec} */ (byKey.get(key)), true),
+      after: (slot, value, zero) => this.land(slot, OK, value, zero),
+      fail: (slot, error, zero) => this.land(slot, FAILED, error, zero),
+      park: (slot) => this.park(slot),
+    });
+    this.gateWords = words;
+    for (const w of wrapped) importObject[w.module][w.field] = wrappers[w.key];
+  }
+
+  /**
+   * The JavaScript side of a wait. `direct`: it runs under a wrapper of the
+   * suspension module, and returns the operation's own promise to JSPI; the
+   * wrapper's `after` claims the permit when the task wakes. Otherwise it
+   * returns the operation continued by arrive(), which claims it first.
+   * @param {WaitSpec} spec @param {boolean} direct
+   */
+  waitFunction(spec, direct) {
     const bridge = this;
     const sched = this.scheduler;
-    const fn = function wait(/** @type {any[]} */ ...raw) {
+    return function wait(/** @type {any[]} */ ...raw) {
       const task = sched.holder;
       if (task === null) {
         throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
       }
       bridge.refuseReentry(spec.name);
+      // From here on the value the wrapper's `after` receives is final, unless
+      // the operation's own promise goes to JSPI below.
+      task._mode = FINAL;
       // A cancelled task's later waits end at once; it keeps the permit.
       if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
       let args = raw;
@@ -336,10 +418,20 @@ export class Bridge {
         operation = Promise.reject(error);
       }
       if (operation !== null && typeof operation === 'object' && typeof (/** @type {any} */ (operation).then) === 'function') {
-        // The promise JSPI parks the task on is the operation's own, continued
-        // by arrival: when the task gets the permit right away, the delivery is
-        // its value, one promise hop after the operation settled.
         sched.pump(false);
+        if (direct) {
+          // JSPI parks the task on the operation's own promise: one hop. The
+          // value JSPI hands the wrapper is converted to the import's type;
+          // these reactions, registered first, keep the original and run
+          // just before JSPI's.
+          task._mode = DIRECT;
+          task._settled = false;
+          if (spec.keepsResults) {
+            /** @type {PromiseLike<unknown>} */ (operation).then(task._onStore ??= bridge.onStore(task), task._onStoreErr ??= bridge.onStoreErr(task));
+          }
+          return operation;
+        }
+        // The continuation claims the permit before Wasm resumes: two hops.
         return /** @type {PromiseLike<unknown>} */ (operation).then(task._onOk ??= bridge.onOk(task), task._onErr ??= bridge.onErr(task));
       }
       // Completed already (yield): the resumption queues behind the work that is ready now.
@@ -349,9 +441,94 @@ export class Bridge {
       sched.pump(false);
       return bridge.delivered(task);
     };
-    const suspendingFn = new WebAssembly.Suspending(fn);
-    this.specs.set(suspendingFn, spec);
-    return suspendingFn;
+  }
+
+  /**
+   * The wrapper's `after`/`fail`: the task's Wasm is running again. A final
+   * value passes through. A directly awaited operation has settled: the task
+   * becomes ready and, when nothing is ahead of it and the turn has budget
+   * left, the scheduler grants it the permit here and now; otherwise the
+   * wrapper is told to park it.
+   * @param {number} slot @param {number} outcome @param {unknown} value @param {unknown} zero
+   */
+  land(slot, outcome, value, zero) {
+    const task = this.slotTasks[slot];
+    if (task === undefined || task._mode !== DIRECT) {
+      // A final value, or an exception that did not come from an operation
+      // (a misuse error thrown by the wait itself): pass it on.
+      if (task !== undefined) task._mode = 0;
+      if (outcome === FAILED) throw value;
+      return value;
+    }
+    task._mode = 0;
+    if (!task._settled) {
+      // Only if the store reactions did not run first (an operation that is a
+      // foreign thenable): take what JSPI delivered.
+      task._outcome = outcome;
+      task._result = value;
+    }
+    task._settled = false;
+    const sched = this.scheduler;
+    if (sched.holder === null && !task._cancelRequested && sched.claim(task)) {
+      // Nothing is ahead and the turn has budget: the task takes the permit
+      // here, without the ready queue.
+      const spec = /** @type {WaitSpec} */ (task._wait);
+      const args = task._waitArgs;
+      const result = task._result;
+      task._wait = null;
+      task._waitArgs = null;
+      task._result = undefined;
+      this.regs.install(task._slot);
+      /** @type {Int32Array} */ (this.gateWords)[CURRENT >> 2] = task._slot;
+      if (this.trace) this.emit('resume', task, { cancelled: false });
+      const delivery = task._outcome === OK ? spec.accept(result, task, /** @type {any[]} */ (args))
+        : result instanceof SnailError && result.code === 'ERR_ADAPTER' ? new Rejection(result) : spec.failed(result);
+      if (delivery instanceof Rejection) throw delivery.error;
+      return delivery;
+    }
+    try {
+      sched.readyTask(task);
+      sched.pump(false);
+    } catch (error) {
+      this.guard(() => { throw error; });
+    }
+    if (task._hasDelivery) return this.delivered(task);
+    /** @type {Int32Array} */ (this.gateWords)[PARK >> 2] = 1;
+    return zero;
+  }
+
+  /**
+   * The wrapper's `park`: a gate the scheduler settles with the delivery when
+   * the task's turn comes.
+   * @param {number} slot
+   */
+  park(slot) {
+    const task = /** @type {Task} */ (this.slotTasks[slot]);
+    return new Promise((resolve, reject) => {
+      task._gate = resolve;
+      task._gateReject = reject;
+    });
+  }
+
+  /**
+   * Keeps a directly awaited operation's outcome for land() (made once per task).
+   * @param {Task} task
+   */
+  onStore(task) {
+    return (/** @type {unknown} */ value) => {
+      task._outcome = OK;
+      task._result = value;
+      task._settled = true;
+    };
+  }
+
+  /** @param {Task} task */
+  onStoreErr(task) {
+    return (/** @type {unknown} */ error) => {
+      task._outcome = FAILED;
+      task._result = error;
+      task._settled = true;
+    };
   }
 
   /**
@@ -606,13 +783,10 @@ export class Bridge {
   /**
    * Connects the program's native disposers (exports `snail.dispose.MODULE.NAME`)
    * to the suspending imports they belong to.
-   * @param {Record<string, Record<string, unknown>>} importObject
    */
-  attachNativeDisposers(importObject) {
+  attachNativeDisposers() {
     for (const [name, fn] of Object.entries(this.nativeDisposers)) {
-      const dot = name.indexOf('.');
-      const field = importObject[name.slice(0, dot)]?.[name.slice(dot + 1)];
-      const spec = field ? this.specs.get(/** @type {object} */ (field)) : undefined;
+      const spec = this.specsByImport.get(name);
       if (spec) spec.nativeDiscard = /** @type {(r: unknown) => void} */ (fn);
     }
   }
@@ -752,6 +926,7 @@ export class Bridge {
     }
     task._stackLow = low;
     this.regs.start(task._slot, low, this.stackSize);
+    if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
     if (this.trace) this.emit('start', task);
     return true;
   }
@@ -932,10 +1107,12 @@ export class Bridge {
       if (outcome === OK) this.dispose(spec, task, result);
       delivery = this.cancelDelivery(spec, task);
       this.regs.install(task._slot);
+      if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
     } else {
       // The task's registers first: accepting a result may call into the
       // program (to allocate the memory it is delivered in), on its stack.
       this.regs.install(task._slot);
+      if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
       if (outcome === OK) {
         delivery = spec.accept(result, task, args);
       } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {

@@ -96,6 +96,8 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  *   input for the host services (default: storage in memory, no files, no input)
  * @property {import('./services.mjs').Permissions} [permissions]  what the program may reach
  *   (default: nothing)
+ * @property {boolean} [directWaits]  wrap waits in the suspension module, one promise hop
+ *   each (default: true where the engine has exception handling)
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
  *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
  *   discard, dispose), synchronously, for tracing tools
@@ -154,6 +156,7 @@ export class Runtime {
       programName: loaded.name,
       stackSize,
       trace: options.trace,
+      directWaits: options.directWaits,
       scheduler: {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,
@@ -189,6 +192,7 @@ export class Runtime {
       snail: bridge.imports(services),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
     };
+    bridge.link(/** @type {any} */ (importObject), shape);
 
     let instance;
     try {
@@ -199,7 +203,7 @@ export class Runtime {
     wasi.attach(instance);
     memory.attach(instance);
     bridge.attach(instance, shape);
-    bridge.attachNativeDisposers(importObject);
+    bridge.attachNativeDisposers();
     const init = instance.exports._initialize;
     if (typeof init === 'function') {
       try {

@@ -94,6 +94,12 @@ export class Task {
     /** @type {unknown} a delivery resume() produced before the task's continuation ran */
     this._delivery = undefined;
     this._hasDelivery = false;
+    this._mode = 0; // under a suspension-module wrapper: what its `after` will receive
+    this._settled = false; // the directly awaited operation's outcome was stored
+    /** @type {((v: unknown) => void) | null} */
+    this._onStore = null;
+    /** @type {((e: unknown) => void) | null} */
+    this._onStoreErr = null;
     /** @type {((v: unknown) => unknown) | null} the continuations of its waits, made once */
     this._onOk = null;
     /** @type {((e: unknown) => unknown) | null} */
@@ -452,6 +458,22 @@ export class Scheduler {
     else if (this.boostedStarts.peek(isQueued) === task) this.boostedStarts.pop();
     else this.starts.pop();
     return task;
+  }
+
+  /**
+   * A suspended task whose operation settled takes the permit directly, if the
+   * permit is free, nothing is ready ahead of it and the turn has budget left.
+   * @param {Task} task
+   * @returns {boolean} whether it now holds the permit
+   */
+  claim(task) {
+    if (this.holder !== null || this.paused || task._s !== S.suspended || task._ready) return false;
+    if (this.ready !== 0 || (this.byState[S.queued] !== 0 && this.pickNext() !== null)) return false;
+    if (!this.takeStep()) return false;
+    this.holder = task;
+    this.transition(task, S.executing);
+    if (this.checkInvariants) this.assertInvariants();
+    return true;
   }
 
   /**

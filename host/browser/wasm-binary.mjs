@@ -251,7 +251,13 @@ export const op = {
   i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
   i32_const: 0x41, i32_eqz: 0x45, i32_lt_s: 0x48, i32_ge_s: 0x4e, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c,
   void: 0x40,
+  try_table: 0x1f,
 };
+
+/** The block type byte of a value type, or of no value. @param {string | null} t */
+export function blockType(t) {
+  return t === null ? 0x40 : VALTYPE[t];
+}
 
 /** Builds a function body: code bytes plus helpers for immediates. */
 export class Code {
@@ -323,6 +329,7 @@ export class ModuleWriter {
     this.importedFuncs = 0;
     this.importedGlobals = 0;
     this.importedTables = 0;
+    this.importedTags = 0;
     /** @type {number[]} */
     this.funcTypeIndices = [];
     /** @type {Code[]} */
@@ -382,6 +389,20 @@ export class ModuleWriter {
     u32(out, min);
     this.imports.push(out);
     return this.importedTables++;
+  }
+
+  /**
+   * Imports an exception tag (the JS API's WebAssembly.JSTag has one externref).
+   * @returns {number} tag index
+   */
+  importTag(module, field, params) {
+    const out = [];
+    name(out, module);
+    name(out, field);
+    out.push(4, 0);
+    u32(out, this.type(params, []));
+    this.imports.push(out);
+    return this.importedTags++;
   }
 
   /** @param {string[]} params @param {string[]} results @param {Code} code */

@@ -1,0 +1,159 @@
+// The suspension module (internal): per program, one Wasm wrapper around each
+// suspending import whose type is known, so that a wait costs the promise hops
+// of a raw JSPI call.
+//
+// Without it, the promise JSPI parks a task on must be a continuation of the
+// operation (`op.then(arrive)`), where the scheduler grants the permit and
+// installs the registers before Wasm resumes: two promise hops per wait. With
+// it, JSPI parks the task on the operation's own promise, and the wrapper runs
+// the scheduler's side in Wasm order after the resumption: `after` claims the
+// permit and installs the registers, or, when other work is ahead, says so and
+// the wrapper parks the task once more on a gate. A rejected operation arrives
+// as a JavaScript exception, caught with the JS tag and handed to `fail`.
+//
+// The module is instantiated before the program, which imports the wrappers
+// in place of the JavaScript functions.
+import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
+
+/** Addresses in the module's memory the bridge shares with the wrappers. */
+export const CURRENT = 0; // the slot of the task that holds the permit
+export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
+
+/** Result types the wrappers support (no result is null). */
+const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
+
+/** Whether this engine has the exception-handling proposal and the JS tag. */
+export const canWrap = (() => {
+  try {
+    const w = new ModuleWriter();
+    w.importTag('js', 'tag', ['externref']);
+    const c = new Code();
+    c.emit(op.block, 0x6f);
+    c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
+    c.emit(op.end);
+    c.emit(op.unreachable);
+    c.emit(op.end);
+    c.emit(op.drop);
+    w.func([], [], c);
+    const g = /** @type {any} */ (globalThis).WebAssembly;
+    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag } });
+    return g.JSTag !== undefined;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
+ * @typedef {object} GateCallbacks
+ * @property {(key: string) => (...args: any[]) => unknown} begin  the JS side of import `key`
+ * @property {(slot: number, value: unknown, zero: unknown) => unknown} after
+ * @property {(slot: number, error: unknown, zero: unknown) => unknown} fail
+ * @property {(slot: number) => Promise<unknown>} park
+ */
+
+/** @param {string[]} results */
+export function wrappable(results) {
+  return results.length <= 1 && RESULTS.has(results[0] ?? null);
+}
+
+/**
+ * Builds and instantiates the suspension module for the given imports.
+ * @param {WrappedImport[]} list
+ * @param {GateCallbacks} callbacks
+ * @returns {{ wrappers: Record<string, Function>, words: Int32Array }}
+ */
+export function createGates(list, callbacks) {
+  const w = new ModuleWriter();
+  const tag = w.importTag('js', 'tag', ['externref']);
+  /** @type {Map<string | null, { after: number, fail: number, park: number }>} */
+  const perType = new Map();
+  const types = [...new Set(list.map((i) => i.results[0] ?? null))];
+  // Function imports first, in one run: the helpers per result type, then one
+  // begin per wrapped import.
+  for (const t of types) {
+    const r = t === null ? [] : [t];
+    perType.set(t, {
+      after: w.importFunc('js', `after_${t ?? 'void'}`, t === null ? ['i32'] : ['i32', t], r),
+      fail: w.importFunc('js', `fail_${t ?? 'void'}`, ['i32', 'externref'], r),
+      park: w.importFunc('js', `park_${t ?? 'void'}`, ['i32'], r),
+    });
+  }
+  const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
+  w.memory(1);
+
+  list.forEach((imp, i) => {
+    const t = imp.results[0] ?? null;
+    const fns = /** @type {{ after: number, fail: number, park: number }} */ (perType.get(t));
+    const c = new Code();
+    const n = imp.params.length;
+    const slot = n + c.local('i32');
+    const err = n + c.local('externref');
+    const value = t === null ? -1 : n + c.local(t);
+    /** Calls park when `after`/`fail` asked for it (and clears the flag). */
+    const parkIfAsked = () => {
+      c.i32(0).mem(op.i32_load, 2, PARK);
+      c.emit(op.if, op.void);
+      c.i32(0).i32(0).mem(op.i32_store, 2, PARK);
+      c.idx(op.local_get, slot).idx(op.call, fns.park);
+      if (t !== null) c.idx(op.local_set, value);
+      c.emit(op.end);
+    };
+    c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
+    c.emit(op.block, 0x6f); // $caught: the exception as an externref
+    // try_table (result t) (catch $tag 0) ... end
+    c.emit(op.try_table, blockType(t), 1, 0x00);
+    c.bytes.push(...leb(tag), 0);
+    for (let p = 0; p < n; p++) c.idx(op.local_get, p);
+    c.idx(op.call, begins[i]);
+    c.emit(op.end);
+    if (t !== null) c.idx(op.local_set, value);
+    c.idx(op.local_get, slot);
+    if (t !== null) c.idx(op.local_get, value);
+    c.idx(op.call, fns.after);
+    if (t !== null) c.idx(op.local_set, value);
+    parkIfAsked();
+    if (t !== null) c.idx(op.local_get, value);
+    c.emit(op.return);
+    c.emit(op.end); // $caught
+    c.idx(op.local_set, err);
+    c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
+    if (t !== null) c.idx(op.local_set, value);
+    parkIfAsked();
+    if (t !== null) c.idx(op.local_get, value);
+    w.export(imp.key, 'function', w.func(imp.params, imp.results, c));
+  });
+  w.export('memory', 'memory', 0);
+
+  const zero = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined };
+  /** @type {Record<string, any>} */
+  const js = { tag: /** @type {any} */ (globalThis).WebAssembly.JSTag };
+  for (const t of types) {
+    const name = t ?? 'void';
+    const z = /** @type {any} */ (zero)[name];
+    js[`after_${name}`] = t === null ? (/** @type {number} */ s) => callbacks.after(s, undefined, z) : (/** @type {number} */ s, /** @type {unknown} */ v) => callbacks.after(s, v, z);
+    js[`fail_${name}`] = (/** @type {number} */ s, /** @type {unknown} */ e) => callbacks.fail(s, e, z);
+    js[`park_${name}`] = new WebAssembly.Suspending((/** @type {number} */ s) => callbacks.park(s));
+  }
+  /** @type {Record<string, any>} */
+  const begin = Object.fromEntries(list.map((imp, i) => [String(i), new WebAssembly.Suspending(callbacks.begin(imp.key))]));
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js, begin });
+  const x = /** @type {Record<string, any>} */ (instance.exports);
+  return {
+    wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
+    words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
+  };
+}
+
+/** @param {number} value */
+function leb(value) {
+  const out = [];
+  let v = value >>> 0;
+  do {
+    let b = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) b |= 0x80;
+    out.push(b);
+  } while (v !== 0);
+  return out;
+}
