@@ -12,45 +12,48 @@ void* default_allocate(std::size_t size) {
 
 void default_deallocate(void* p) { std::free(p); }
 
-void* to_pointer(std::uintptr_t a) { return reinterpret_cast<void*>(a); }
-
 }  // namespace
 
-stack_pool::stack_pool(memory_source source, std::size_t idle_bytes)
-    : source_(source), idle_limit_(idle_bytes) {}
+stack_pool::stack_pool(memory_source source, std::size_t segments_per_slab)
+    : source_(source), segments_per_slab_(segments_per_slab == 0 ? 1 : segments_per_slab) {}
 
 stack_pool::stack_pool() : stack_pool(memory_source{&default_allocate, &default_deallocate}) {}
 
 stack_pool::~stack_pool() {
-  for (auto& list : idle_) {
-    for (auto low : list.segments) source_.deallocate(to_pointer(low));
-  }
-  // The pool owns every segment, also those of tasks that never finished.
-  for (const auto& [low, size] : in_use_) source_.deallocate(to_pointer(low));
+  // The pool owns every slab, also those holding segments of unfinished tasks.
+  for (void* slab : slabs_) source_.deallocate(slab);
 }
 
 std::size_t stack_pool::segment_size(std::size_t requested) noexcept {
   return (requested + stack_alignment - 1) & ~(stack_alignment - 1);
 }
 
-stack_pool::idle_list* stack_pool::list_for(std::size_t size) {
-  for (auto& list : idle_) {
-    if (list.size == size) return &list;
+stack_pool::size_class& stack_pool::class_for(std::size_t size) {
+  for (auto& c : classes_) {
+    if (c.size == size) return c;
   }
-  return nullptr;
+  classes_.push_back(size_class{size, {}, 0, 0});
+  return classes_.back();
 }
 
 std::uintptr_t stack_pool::acquire(std::size_t requested) {
   if (requested < min_segment || requested > max_segment) return 0;
   const std::size_t size = segment_size(requested);
+  size_class& c = class_for(size);
   std::uintptr_t low = 0;
-  if (idle_list* list = list_for(size); list && !list->segments.empty()) {
-    low = list->segments.back();
-    list->segments.pop_back();
-    idle_bytes_ -= size;
+  if (!c.released.empty()) {
+    low = c.released.back();
+    c.released.pop_back();
   } else {
-    low = reinterpret_cast<std::uintptr_t>(source_.allocate(size));
-    if (low == 0) return 0;
+    if (c.next == c.end) {
+      void* slab = source_.allocate(size * segments_per_slab_);
+      if (slab == nullptr) return 0;
+      slabs_.push_back(slab);
+      c.next = reinterpret_cast<std::uintptr_t>(slab);
+      c.end = c.next + size * segments_per_slab_;
+    }
+    low = c.next;
+    c.next += size;
   }
   in_use_.emplace(low, size);
   return low;
@@ -61,17 +64,7 @@ bool stack_pool::release(std::uintptr_t low) {
   if (it == in_use_.end()) return false;
   const std::size_t size = it->second;
   in_use_.erase(it);
-  if (idle_bytes_ + size > idle_limit_) {
-    source_.deallocate(to_pointer(low));
-    return true;
-  }
-  idle_list* list = list_for(size);
-  if (list == nullptr) {
-    idle_.push_back(idle_list{size, {}});
-    list = &idle_.back();
-  }
-  list->segments.push_back(low);
-  idle_bytes_ += size;
+  class_for(size).released.push_back(low);
   return true;
 }
 
@@ -82,7 +75,7 @@ std::size_t stack_pool::size_of(std::uintptr_t low) const {
 
 std::size_t stack_pool::idle() const noexcept {
   std::size_t n = 0;
-  for (const auto& list : idle_) n += list.segments.size();
+  for (const auto& c : classes_) n += c.released.size();
   return n;
 }
 

@@ -135,8 +135,9 @@ export class Bridge {
     this.scheduler = new Scheduler(this, options.scheduler);
     this.stackSize = options.stackSize;
     this.programName = options.programName;
-    /** @type {Map<number, Task>} live tasks by id */
-    this.byId = new Map();
+    /** Tasks of this runtime: cancel() comes back here, with no field per task. */
+    this.TaskClass = class extends Task {};
+    Object.defineProperty(this.TaskClass.prototype, '_owner', { value: this });
     /** @type {Map<number, Task>} tasks Wasm holds a handle on */
     this.handles = new Map();
     /** @type {(Task | undefined)[]} the task owning each register-file slot */
@@ -391,7 +392,7 @@ export class Bridge {
       bridge.refuseReentry(spec.name);
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
-      task._mode = FINAL;
+      task._exec.mode = FINAL;
       // A cancelled task's later waits end at once; it keeps the permit.
       if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
       let args = raw;
@@ -407,8 +408,8 @@ export class Bridge {
         if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
       }
       bridge.regs.suspend(task._slot);
-      task._wait = spec;
-      task._waitArgs = args;
+      task._exec.wait = spec;
+      task._exec.waitArgs = args;
       sched.suspend(task);
       if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       let operation;
@@ -424,19 +425,19 @@ export class Bridge {
           // value JSPI hands the wrapper is converted to the import's type;
           // these reactions, registered first, keep the original and run
           // just before JSPI's.
-          task._mode = DIRECT;
+          task._exec.mode = DIRECT;
           task._settled = false;
           if (spec.keepsResults) {
-            /** @type {PromiseLike<unknown>} */ (operation).then(task._onStore ??= bridge.onStore(task), task._onStoreErr ??= bridge.onStoreErr(task));
+            /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onStore ??= bridge.onStore(task), task._exec.onStoreErr ??= bridge.onStoreErr(task));
           }
           return operation;
         }
         // The continuation claims the permit before Wasm resumes: two hops.
-        return /** @type {PromiseLike<unknown>} */ (operation).then(task._onOk ??= bridge.onOk(task), task._onErr ??= bridge.onErr(task));
+        return /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= bridge.onOk(task), task._exec.onErr ??= bridge.onErr(task));
       }
       // Completed already (yield): the resumption queues behind the work that is ready now.
-      task._outcome = OK;
-      task._result = operation;
+      task._exec.outcome = OK;
+      task._exec.result = operation;
       sched.readyTask(task);
       sched.pump(false);
       return bridge.delivered(task);
@@ -453,35 +454,35 @@ export class Bridge {
    */
   land(slot, outcome, value, zero) {
     const task = this.slotTasks[slot];
-    if (task === undefined || task._mode !== DIRECT) {
+    if (task === undefined || task._exec.mode !== DIRECT) {
       // A final value, or an exception that did not come from an operation
       // (a misuse error thrown by the wait itself): pass it on.
-      if (task !== undefined) task._mode = 0;
+      if (task !== undefined) task._exec.mode = 0;
       if (outcome === FAILED) throw value;
       return value;
     }
-    task._mode = 0;
+    task._exec.mode = 0;
     if (!task._settled) {
       // Only if the store reactions did not run first (an operation that is a
       // foreign thenable): take what JSPI delivered.
-      task._outcome = outcome;
-      task._result = value;
+      task._exec.outcome = outcome;
+      task._exec.result = value;
     }
     task._settled = false;
     const sched = this.scheduler;
     if (sched.holder === null && !task._cancelRequested && sched.claim(task)) {
       // Nothing is ahead and the turn has budget: the task takes the permit
       // here, without the ready queue.
-      const spec = /** @type {WaitSpec} */ (task._wait);
-      const args = task._waitArgs;
-      const result = task._result;
-      task._wait = null;
-      task._waitArgs = null;
-      task._result = undefined;
+      const spec = /** @type {WaitSpec} */ (task._exec.wait);
+      const args = task._exec.waitArgs;
+      const result = task._exec.result;
+      task._exec.wait = null;
+      task._exec.waitArgs = null;
+      task._exec.result = undefined;
       this.regs.install(task._slot);
       /** @type {Int32Array} */ (this.gateWords)[CURRENT >> 2] = task._slot;
       if (this.trace) this.emit('resume', task, { cancelled: false });
-      const delivery = task._outcome === OK ? spec.accept(result, task, /** @type {any[]} */ (args))
+      const delivery = task._exec.outcome === OK ? spec.accept(result, task, /** @type {any[]} */ (args))
         : result instanceof SnailError && result.code === 'ERR_ADAPTER' ? new Rejection(result) : spec.failed(result);
       if (delivery instanceof Rejection) throw delivery.error;
       return delivery;
@@ -505,8 +506,8 @@ export class Bridge {
   park(slot) {
     const task = /** @type {Task} */ (this.slotTasks[slot]);
     return new Promise((resolve, reject) => {
-      task._gate = resolve;
-      task._gateReject = reject;
+      task._exec.gate = resolve;
+      task._exec.gateReject = reject;
     });
   }
 
@@ -516,8 +517,8 @@ export class Bridge {
    */
   onStore(task) {
     return (/** @type {unknown} */ value) => {
-      task._outcome = OK;
-      task._result = value;
+      task._exec.outcome = OK;
+      task._exec.result = value;
       task._settled = true;
     };
   }
@@ -525,8 +526,8 @@ export class Bridge {
   /** @param {Task} task */
   onStoreErr(task) {
     return (/** @type {unknown} */ error) => {
-      task._outcome = FAILED;
-      task._result = error;
+      task._exec.outcome = FAILED;
+      task._exec.result = error;
       task._settled = true;
     };
   }
@@ -554,8 +555,8 @@ export class Bridge {
    */
   arrive(task, outcome, value) {
     try {
-      task._outcome = outcome;
-      task._result = value;
+      task._exec.outcome = outcome;
+      task._exec.result = value;
       this.scheduler.readyTask(task);
       this.scheduler.pump(true);
     } catch (error) {
@@ -571,15 +572,15 @@ export class Bridge {
    */
   delivered(task) {
     if (task._hasDelivery) {
-      const delivery = task._delivery;
+      const delivery = task._exec.delivery;
       task._hasDelivery = false;
-      task._delivery = undefined;
+      task._exec.delivery = undefined;
       if (delivery instanceof Rejection) throw delivery.error;
       return delivery;
     }
     return new Promise((resolve, reject) => {
-      task._gate = resolve;
-      task._gateReject = reject;
+      task._exec.gate = resolve;
+      task._exec.gateReject = reject;
     });
   }
 
@@ -611,8 +612,8 @@ export class Bridge {
    * @param {Task} task
    */
   signalOf(task) {
-    task._abort ??= new AbortController();
-    return task._abort.signal;
+    task._exec.abort ??= new AbortController();
+    return task._exec.abort.signal;
   }
 
   /**
@@ -650,8 +651,8 @@ export class Bridge {
     if (this.trace) this.emit('cancel', task, { state: task.state });
     if (task._s === S.queued) {
       this.discardQueued(task);
-    } else if (task._abort) {
-      task._abort.abort(new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
+    } else if (task._exec.abort) {
+      task._exec.abort.abort(new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
     }
     return true;
   }
@@ -665,7 +666,6 @@ export class Bridge {
     this.scheduler.discard(task);
     this.counters.discarded++;
     if (this.trace) this.emit('discard', task);
-    this.byId.delete(task.id);
     task.error = new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled before it started`, { task });
     if (task._drop !== 0) {
       // The drop function runs outside any task: on the defaults and the
@@ -805,7 +805,7 @@ export class Bridge {
    */
   createTask(label, entry, arg, fromSlot) {
     const registers = this.regs;
-    const task = new Task(this.nextId++, label, this);
+    const task = new this.TaskClass(this.nextId++, label);
     const slot = registers.allocate();
     task._slot = slot;
     task._arg = arg;
@@ -813,7 +813,6 @@ export class Bridge {
     registers.setEntry(slot, entry, arg);
     if (fromSlot < 0) registers.capture(slot);
     else registers.inherit(fromSlot, slot);
-    this.byId.set(task.id, task);
     this.scheduler.add(task);
     if (this.trace) this.emit('dispatch', task, { parent: this.scheduler.holder?.id ?? 0 });
     return task;
@@ -877,7 +876,7 @@ export class Bridge {
     if (idle !== undefined) {
       // A parked carrier takes the start: its engine stack already exists.
       idle.carrier.task = task;
-      task._carrier = idle.carrier;
+      task._exec.carrier = idle.carrier;
       this.carrierReuses++;
       idle.resume(task._slot);
     } else if (fromTopLevel) {
@@ -924,7 +923,7 @@ export class Bridge {
         return false;
       }
     }
-    task._stackLow = low;
+    task._exec.stackLow = low;
     this.regs.start(task._slot, low, this.stackSize);
     if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
     if (this.trace) this.emit('start', task);
@@ -935,7 +934,7 @@ export class Bridge {
   startCarrier(task) {
     /** @type {{ task: Task | null }} */
     const carrier = { task };
-    task._carrier = carrier;
+    task._exec.carrier = carrier;
     this.carriers++;
     if (this.carriers > this.peakCarriers) this.peakCarriers = this.carriers;
     const run = /** @type {(slot: number) => Promise<number>} */ (this.runCarrier);
@@ -977,7 +976,7 @@ export class Bridge {
     if (!task || task !== this.scheduler.holder) {
       throw new InternalError(`a carrier finished slot ${slot}, which does not belong to the permit holder`);
     }
-    const carrier = task._carrier;
+    const carrier = task._exec.carrier;
     if (task._cancelRequested) {
       this.finishTask(task, TaskState.cancelled, result, new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
     } else {
@@ -1031,7 +1030,7 @@ export class Bridge {
   stackOverflowHint(task, error) {
     if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/.test(error.message)) return '';
     const regs = this.program.stackRegisters;
-    if (!regs || task._stackLow === 0) return '';
+    if (!regs || task._exec.stackLow === 0) return '';
     const room = (regs.pointer.value >>> 0) - (regs.limit.value >>> 0);
     if (room < 0 || room > this.stackSize / 4) return '';
     return `probably a stack overflow: ${room} of its ${this.stackSize} stack bytes were left; raise the stackSize option`;
@@ -1045,17 +1044,16 @@ export class Bridge {
    */
   finishTask(task, how, value, error) {
     this.regs.install(0);
-    if (task._stackLow !== 0) {
-      if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(task._stackLow);
-      else this.program.stackRelease(task._stackLow);
-      task._stackLow = 0;
+    if (task._exec.stackLow !== 0) {
+      if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(task._exec.stackLow);
+      else this.program.stackRelease(task._exec.stackLow);
+      task._exec.stackLow = 0;
     }
     this.releaseSlot(task);
     task.value = value;
     task.error = error;
-    task._carrier = null;
-    task._abort = null;
-    this.byId.delete(task.id);
+    task._exec.carrier = null;
+    task._exec.abort = null;
     this.scheduler.finish(task, how);
     if (this.trace) this.emit('finish', task, { how });
     if (task._handles === 0) this.handles.delete(task.id);
@@ -1066,7 +1064,6 @@ export class Bridge {
     this.regs.install(0);
     this.releaseSlot(task);
     task.error = error;
-    this.byId.delete(task.id);
     this.scheduler.finish(task, TaskState.failed);
     if (task._handles === 0) this.handles.delete(task.id);
     this.queuePump();
@@ -1088,18 +1085,18 @@ export class Bridge {
    * @param {Task} task
    */
   resume(task) {
-    const gate = task._gate;
-    const reject = task._gateReject;
-    const spec = task._wait;
+    const gate = task._exec.gate;
+    const reject = task._exec.gateReject;
+    const spec = task._exec.wait;
     if (spec === null) throw new InternalError(`${task} was resumed without a wait`);
-    const args = task._waitArgs;
-    task._gate = null;
-    task._gateReject = null;
-    task._wait = null;
-    task._waitArgs = null;
-    const outcome = task._outcome;
-    const result = task._result;
-    task._result = undefined;
+    const args = task._exec.waitArgs;
+    task._exec.gate = null;
+    task._exec.gateReject = null;
+    task._exec.wait = null;
+    task._exec.waitArgs = null;
+    const outcome = task._exec.outcome;
+    const result = task._exec.result;
+    task._exec.result = undefined;
     let delivery;
     if (task._cancelRequested) {
       // Sticky: even a result that was already queued resumes as cancelled.
@@ -1125,7 +1122,7 @@ export class Bridge {
     if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });
     if (gate === null || reject === null) {
       // Granted inside its own arrival: the continuation returns the delivery.
-      task._delivery = delivery;
+      task._exec.delivery = delivery;
       task._hasDelivery = true;
     } else if (delivery instanceof Rejection) {
       reject(delivery.error);

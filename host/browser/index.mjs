@@ -294,7 +294,10 @@ export class Runtime {
       }
       task = taskOrId;
     } else if (typeof taskOrId === 'number') {
-      task = this.bridge.byId.get(taskOrId);
+      // Ids of live tasks are rare lookups: no index is kept for them.
+      for (const t of this.bridge.scheduler.live) {
+        if (t.id === taskOrId) task = t;
+      }
       if (!task) return false;
     } else {
       throw new SnailError(`cancel() takes a task or a task id, got ${typeof taskOrId}`, { code: 'ERR_ARG' });

@@ -54,65 +54,111 @@ const LEGAL = Object.freeze([
 export class Task {
   /**
    * @param {number} id @param {string} entry
-   * @param {{ cancel: (task: Task) => boolean } | null} [owner]  what cancel() asks
    */
-  constructor(id, entry, owner = null) {
+  constructor(id, entry) {
+    // A queued task is only these fields: a million of them must stay small.
+    // What a task needs once it entered Wasm lives in its execution record.
     /** A positive integer, unique within its runtime; Wasm sees it as the task handle. */
     this.id = id;
     /** The entry this task runs: an exported entry name or `table[N]`. */
     this.entry = entry;
     /** The state as a small integer (S); `state` names it. */
     this._s = /** @type {number} */ (S.queued);
-
     /** @type {number | undefined} what the entry returned */
     this.value = undefined;
     /** @type {unknown} why the task failed */
     this.error = undefined;
-    // Scheduler fields.
     this._seq = 0; // enqueue order in the ready queue
-    this._ready = false; // suspended with a resumption in the ready queue
-    this._boosted = false; // a start someone joins: may enter above the soft bound
-    this._cancelRequested = false; // sticky: set once, never cleared
-    /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void }} */
+    this._flags = 0; // READY, BOOSTED, CANCEL, HAS_DELIVERY, SETTLED
+    /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
-    /** @type {Promise<number> | null} */
-    this._resultPromise = null;
-    this._owner = owner;
-    // Bridge fields.
     this._slot = 0; // register-file slot
-    this._stackLow = 0; // lowest address of the task's stack segment, 0 if none
-    /** @type {((value: unknown) => void) | null} resolves the gate of a suspended task */
-    this._gate = null;
-    /** @type {((error: unknown) => void) | null} rejects it */
-    this._gateReject = null;
-    /** @type {AbortController | null} created when a wait first needs the task's signal */
-    this._abort = null;
-    /** @type {any} the spec of the import the task waits in */
-    this._wait = null;
-    /** @type {any[] | null} that wait's prepared arguments */
-    this._waitArgs = null;
-    /** @type {unknown} a delivery resume() produced before the task's continuation ran */
-    this._delivery = undefined;
-    this._hasDelivery = false;
-    this._mode = 0; // under a suspension-module wrapper: what its `after` will receive
-    this._settled = false; // the directly awaited operation's outcome was stored
-    /** @type {((v: unknown) => void) | null} */
-    this._onStore = null;
-    /** @type {((e: unknown) => void) | null} */
-    this._onStoreErr = null;
-    /** @type {((v: unknown) => unknown) | null} the continuations of its waits, made once */
-    this._onOk = null;
-    /** @type {((e: unknown) => unknown) | null} */
-    this._onErr = null;
-    this._outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
-    /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
-    this._result = undefined;
     this._handles = 0; // handles Wasm holds on this task
     this._drop = 0; // table index of the program's drop function, 0 if none
     this._arg = 0;
-    /** @type {any} the carrier running this task */
-    this._carrier = null;
+    /** @type {Execution | null} */
+    this._x = null;
   }
+
+  /** @returns {Execution} the execution record, made on first use */
+  get _exec() {
+    return (this._x ??= new Execution());
+  }
+
+  // Flags, as boolean properties.
+  get _ready() { return (this._flags & READY) !== 0; }
+  set _ready(v) { this._flags = v ? this._flags | READY : this._flags & ~READY; }
+  get _boosted() { return (this._flags & BOOSTED) !== 0; }
+  set _boosted(v) { this._flags = v ? this._flags | BOOSTED : this._flags & ~BOOSTED; }
+  /** Sticky: set once, never cleared. */
+  get _cancelRequested() { return (this._flags & CANCEL) !== 0; }
+  set _cancelRequested(v) { this._flags = v ? this._flags | CANCEL : this._flags & ~CANCEL; }
+  get _hasDelivery() { return (this._flags & HAS_DELIVERY) !== 0; }
+  set _hasDelivery(v) { this._flags = v ? this._flags | HAS_DELIVERY : this._flags & ~HAS_DELIVERY; }
+  get _settled() { return (this._flags & SETTLED) !== 0; }
+  set _settled(v) { this._flags = v ? this._flags | SETTLED : this._flags & ~SETTLED; }
+
+  // The execution record's fields, as properties of the task (defaults while it has none).
+  /** @returns {number} */
+  get _stackLow() { return this._x === null ? 0 : this._x.stackLow; }
+  /** @param {number} v */
+  set _stackLow(v) { this._exec.stackLow = v; }
+  /** @returns {any} */
+  get _carrier() { return this._x === null ? null : this._x.carrier; }
+  /** @param {any} v */
+  set _carrier(v) { this._exec.carrier = v; }
+  /** @returns {((value: unknown) => void) | null} */
+  get _gate() { return this._x === null ? null : this._x.gate; }
+  /** @param {((value: unknown) => void) | null} v */
+  set _gate(v) { this._exec.gate = v; }
+  /** @returns {((error: unknown) => void) | null} */
+  get _gateReject() { return this._x === null ? null : this._x.gateReject; }
+  /** @param {((error: unknown) => void) | null} v */
+  set _gateReject(v) { this._exec.gateReject = v; }
+  /** @returns {AbortController | null} */
+  get _abort() { return this._x === null ? null : this._x.abort; }
+  /** @param {AbortController | null} v */
+  set _abort(v) { this._exec.abort = v; }
+  /** @returns {any} */
+  get _wait() { return this._x === null ? null : this._x.wait; }
+  /** @param {any} v */
+  set _wait(v) { this._exec.wait = v; }
+  /** @returns {any[] | null} */
+  get _waitArgs() { return this._x === null ? null : this._x.waitArgs; }
+  /** @param {any[] | null} v */
+  set _waitArgs(v) { this._exec.waitArgs = v; }
+  /** @returns {unknown} */
+  get _delivery() { return this._x === null ? undefined : this._x.delivery; }
+  /** @param {unknown} v */
+  set _delivery(v) { this._exec.delivery = v; }
+  /** @returns {number} */
+  get _mode() { return this._x === null ? 0 : this._x.mode; }
+  /** @param {number} v */
+  set _mode(v) { this._exec.mode = v; }
+  /** @returns {number} */
+  get _outcome() { return this._x === null ? 0 : this._x.outcome; }
+  /** @param {number} v */
+  set _outcome(v) { this._exec.outcome = v; }
+  /** @returns {unknown} */
+  get _result() { return this._x === null ? undefined : this._x.result; }
+  /** @param {unknown} v */
+  set _result(v) { this._exec.result = v; }
+  /** @returns {any} */
+  get _onOk() { return this._x === null ? null : this._x.onOk; }
+  /** @param {any} v */
+  set _onOk(v) { this._exec.onOk = v; }
+  /** @returns {any} */
+  get _onErr() { return this._x === null ? null : this._x.onErr; }
+  /** @param {any} v */
+  set _onErr(v) { this._exec.onErr = v; }
+  /** @returns {any} */
+  get _onStore() { return this._x === null ? null : this._x.onStore; }
+  /** @param {any} v */
+  set _onStore(v) { this._exec.onStore = v; }
+  /** @returns {any} */
+  get _onStoreErr() { return this._x === null ? null : this._x.onStoreErr; }
+  /** @param {any} v */
+  set _onStoreErr(v) { this._exec.onStoreErr = v; }
 
   /** @returns {TaskStateName} queued, executing, suspended, returned, failed or cancelled */
   get state() {
@@ -141,7 +187,7 @@ export class Task {
       /** @type {(t: Task) => void} */
       let resolve = () => {};
       const promise = new Promise((r) => { resolve = r; });
-      this._done = { promise, resolve };
+      this._done = { promise, resolve, result: null };
     }
     return this._done.promise;
   }
@@ -153,13 +199,15 @@ export class Task {
    * @returns {Promise<number>}
    */
   get result() {
-    if (!this._resultPromise) {
-      this._resultPromise = this.done.then((t) => {
-        if (t._s === S.returned) return /** @type {number} */ (t.value);
-        throw t.error;
-      });
-    }
-    return this._resultPromise;
+    const done = this.done;
+    const record = this._done;
+    if (record !== null && record.result !== null) return record.result;
+    const result = done.then((t) => {
+      if (t._s === S.returned) return /** @type {number} */ (t.value);
+      throw t.error;
+    });
+    if (record !== null) record.result = result;
+    return result;
   }
 
   /** True once cancellation of this task was requested (it stays requested). */
@@ -176,8 +224,56 @@ export class Task {
     return this._owner ? this._owner.cancel(this) : false;
   }
 
+  /**
+   * What cancel() asks; runtimes set it on a subclass's prototype, so a task
+   * carries no field for it.
+   * @returns {{ cancel: (task: Task) => boolean } | null}
+   */
+  get _owner() {
+    return null;
+  }
+
   toString() {
     return `task #${this.id} (${this.entry}, ${this.state})`;
+  }
+}
+
+const READY = 1; // suspended with a resumption in the ready queue
+const BOOSTED = 2; // a start someone joins: may enter above the soft bound
+const CANCEL = 4; // cancellation was requested
+const HAS_DELIVERY = 8; // resume() produced the delivery before the continuation ran
+const SETTLED = 16; // a directly awaited operation's outcome was stored
+
+/** What a task needs once it entered Wasm (the bridge's fields). */
+export class Execution {
+  constructor() {
+    this.stackLow = 0; // lowest address of the task's stack segment, 0 if none
+    /** @type {any} the carrier running this task */
+    this.carrier = null;
+    /** @type {((value: unknown) => void) | null} resolves the gate of a parked task */
+    this.gate = null;
+    /** @type {((error: unknown) => void) | null} rejects it */
+    this.gateReject = null;
+    /** @type {AbortController | null} created when a wait first needs the task's signal */
+    this.abort = null;
+    /** @type {any} the spec of the import the task waits in */
+    this.wait = null;
+    /** @type {any[] | null} that wait's prepared arguments */
+    this.waitArgs = null;
+    /** @type {unknown} a delivery resume() produced before the task's continuation ran */
+    this.delivery = undefined;
+    this.mode = 0; // under a suspension-module wrapper: what its `after` will receive
+    this.outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
+    /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
+    this.result = undefined;
+    /** @type {((v: unknown) => any) | null} continuations and stores of its waits, made once */
+    this.onOk = null;
+    /** @type {((e: unknown) => any) | null} */
+    this.onErr = null;
+    /** @type {((v: unknown) => any) | null} */
+    this.onStore = null;
+    /** @type {((e: unknown) => any) | null} */
+    this.onStoreErr = null;
   }
 }
 

@@ -40,17 +40,27 @@ class stack_pool_test : public ::testing::Test {
 }  // namespace
 
 TEST_F(stack_pool_test, segments_are_aligned_distinct_and_tracked) {
-  stack_pool pool(source);
+  stack_pool pool(source, 4);
   std::set<std::uintptr_t> seen;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 10; ++i) {
     std::uintptr_t low = pool.acquire(4096);
     ASSERT_NE(low, 0u);
     EXPECT_EQ(low % stack_pool::stack_alignment, 0u);
     EXPECT_TRUE(seen.insert(low).second) << "segment handed out twice";
     EXPECT_EQ(pool.size_of(low), 4096u);
   }
-  EXPECT_EQ(pool.in_use(), 8u);
-  EXPECT_EQ(allocations, 8);
+  EXPECT_EQ(pool.in_use(), 10u);
+}
+
+TEST_F(stack_pool_test, segments_are_carved_from_slabs_one_allocation_per_slab) {
+  stack_pool pool(source, 4);
+  std::vector<std::uintptr_t> lows;
+  for (int i = 0; i < 9; ++i) lows.push_back(pool.acquire(4096));
+  EXPECT_EQ(allocations, 3) << "9 segments need 3 slabs of 4";
+  EXPECT_EQ(pool.slabs(), 3u);
+  // Within a slab the segments are adjacent and do not overlap.
+  EXPECT_EQ(lows[1] - lows[0], 4096u);
+  EXPECT_EQ(lows[3] - lows[2], 4096u);
 }
 
 TEST_F(stack_pool_test, sizes_round_up_to_the_alignment) {
@@ -61,8 +71,8 @@ TEST_F(stack_pool_test, sizes_round_up_to_the_alignment) {
   EXPECT_EQ(pool.size_of(low), 1040u);
 }
 
-TEST_F(stack_pool_test, released_segments_are_reused_newest_first) {
-  stack_pool pool(source);
+TEST_F(stack_pool_test, released_segments_are_reused_newest_first_without_allocating) {
+  stack_pool pool(source, 2);
   std::uintptr_t a = pool.acquire(4096);
   std::uintptr_t b = pool.acquire(4096);
   ASSERT_TRUE(pool.release(a));
@@ -70,18 +80,20 @@ TEST_F(stack_pool_test, released_segments_are_reused_newest_first) {
   EXPECT_EQ(pool.idle(), 2u);
   EXPECT_EQ(pool.acquire(4096), b);
   EXPECT_EQ(pool.acquire(4096), a);
-  EXPECT_EQ(allocations, 2);
+  EXPECT_EQ(allocations, 1);
   EXPECT_EQ(pool.idle(), 0u);
 }
 
-TEST_F(stack_pool_test, segments_of_another_size_are_not_reused) {
-  stack_pool pool(source);
+TEST_F(stack_pool_test, segments_of_another_size_come_from_their_own_slabs) {
+  stack_pool pool(source, 2);
   std::uintptr_t a = pool.acquire(4096);
   ASSERT_TRUE(pool.release(a));
   std::uintptr_t b = pool.acquire(8192);
   EXPECT_NE(b, a);
+  EXPECT_EQ(pool.size_of(b), 8192u);
   EXPECT_EQ(pool.idle(), 1u);
   EXPECT_EQ(pool.acquire(4096), a);
+  EXPECT_EQ(allocations, 2);
 }
 
 TEST_F(stack_pool_test, double_and_foreign_releases_are_refused) {
@@ -94,18 +106,8 @@ TEST_F(stack_pool_test, double_and_foreign_releases_are_refused) {
   EXPECT_EQ(pool.in_use(), 0u);
 }
 
-TEST_F(stack_pool_test, idle_memory_is_bounded) {
-  stack_pool pool(source, 2 * 4096);
-  std::vector<std::uintptr_t> segments;
-  for (int i = 0; i < 4; ++i) segments.push_back(pool.acquire(4096));
-  for (auto s : segments) ASSERT_TRUE(pool.release(s));
-  EXPECT_EQ(pool.idle(), 2u);
-  EXPECT_EQ(pool.idle_bytes(), 2u * 4096u);
-  EXPECT_EQ(deallocations, 2);
-}
-
 TEST_F(stack_pool_test, out_of_range_sizes_and_exhaustion_give_zero) {
-  stack_pool pool(source);
+  stack_pool pool(source, 1);
   EXPECT_EQ(pool.acquire(0), 0u);
   EXPECT_EQ(pool.acquire(stack_pool::min_segment - 1), 0u);
   EXPECT_EQ(pool.acquire(stack_pool::max_segment + 1), 0u);
@@ -115,13 +117,15 @@ TEST_F(stack_pool_test, out_of_range_sizes_and_exhaustion_give_zero) {
   EXPECT_NE(pool.acquire(4096), 0u);
 }
 
-TEST_F(stack_pool_test, destruction_frees_idle_and_used_segments) {
+TEST_F(stack_pool_test, destruction_frees_every_slab) {
   {
-    stack_pool pool(source);
+    stack_pool pool(source, 2);
     pool.release(pool.acquire(4096));
-    pool.release(pool.acquire(8192));
+    pool.acquire(8192);
+    pool.acquire(2048);
+    pool.acquire(2048);
     pool.acquire(2048);
   }
-  EXPECT_EQ(allocations, 3);
-  EXPECT_EQ(deallocations, 3);
+  EXPECT_EQ(allocations, 4);
+  EXPECT_EQ(deallocations, 4);
 }

@@ -2,9 +2,14 @@
 //
 // Each task that enters Wasm runs on its own segment of linear memory; its stack
 // pointer and limits are registers the runtime saves and installs with the
-// handler globals, so suspended tasks never overwrite each other's frames. The
-// pool keeps released segments for reuse, newest first, so a task that starts
-// after another finished touches memory that is already resident.
+// handler globals, so suspended tasks never overwrite each other's frames.
+//
+// Segments are carved from slabs of several segments, one allocation per slab:
+// a segment costs no allocator header of its own, so a task whose frames live
+// in Wasm locals touches no page of its segment at all. Released segments are
+// reused newest first (their pages are the likely resident ones) and kept until
+// the pool is destroyed: memory peaks with the number of tasks entered at once,
+// rounded up to a slab.
 #pragma once
 
 #include <cstddef>
@@ -26,9 +31,9 @@ class stack_pool {
   static constexpr std::size_t stack_alignment = 16;
   static constexpr std::size_t min_segment = 1024;
   static constexpr std::size_t max_segment = 64u << 20;
+  static constexpr std::size_t default_segments_per_slab = 16;
 
-  // Keeps at most `idle_bytes` of released segments for reuse.
-  explicit stack_pool(memory_source source, std::size_t idle_bytes = 4u << 20);
+  explicit stack_pool(memory_source source, std::size_t segments_per_slab = default_segments_per_slab);
   stack_pool();
   ~stack_pool();
   stack_pool(const stack_pool&) = delete;
@@ -49,22 +54,26 @@ class stack_pool {
   std::size_t size_of(std::uintptr_t low) const;
 
   std::size_t in_use() const noexcept { return in_use_.size(); }
+  // Released segments waiting for reuse.
   std::size_t idle() const noexcept;
-  std::size_t idle_bytes() const noexcept { return idle_bytes_; }
+  // Slabs allocated so far.
+  std::size_t slabs() const noexcept { return slabs_.size(); }
 
  private:
-  struct idle_list {
+  struct size_class {
     std::size_t size;
-    std::vector<std::uintptr_t> segments;  // newest last
+    std::vector<std::uintptr_t> released;  // newest last
+    std::uintptr_t next = 0;               // uncarved rest of the newest slab
+    std::uintptr_t end = 0;
   };
 
-  idle_list* list_for(std::size_t size);
+  size_class& class_for(std::size_t size);
 
   memory_source source_;
-  std::size_t idle_limit_;
-  std::size_t idle_bytes_ = 0;
+  std::size_t segments_per_slab_;
+  std::vector<void*> slabs_;
   std::unordered_map<std::uintptr_t, std::size_t> in_use_;
-  std::vector<idle_list> idle_;  // one list per distinct size; usually one
+  std::vector<size_class> classes_;  // one per distinct size; usually one
 };
 
 }  // namespace snail::detail
