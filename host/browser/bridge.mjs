@@ -592,7 +592,7 @@ export class Bridge {
 
   /** @param {WaitSpec} spec @param {Task} task */
   cancelDelivery(spec, task) {
-    if (spec.cancelled === REJECT) return new Rejection(new CancelledError(`${task} was cancelled while waiting on ${spec.name}`, { task }));
+    if (spec.cancelled === REJECT) return new Rejection(CancelledError.quick(`${task} was cancelled while waiting on ${spec.name}`, { task }));
     return spec.cancelled;
   }
 
@@ -652,7 +652,7 @@ export class Bridge {
     if (task._s === S.queued) {
       this.discardQueued(task);
     } else if (task._exec.abort) {
-      task._exec.abort.abort(new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
+      task._exec.abort.abort(CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
     }
     return true;
   }
@@ -666,7 +666,7 @@ export class Bridge {
     this.scheduler.discard(task);
     this.counters.discarded++;
     if (this.trace) this.emit('discard', task);
-    task.error = new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled before it started`, { task });
+    task.error = CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled before it started`, { task });
     if (task._drop !== 0) {
       // The drop function runs outside any task: on the defaults and the
       // program's own stack, even when the cancel came from a running task.
@@ -978,7 +978,7 @@ export class Bridge {
     }
     const carrier = task._exec.carrier;
     if (task._cancelRequested) {
-      this.finishTask(task, TaskState.cancelled, result, new CancelledError(`${task.toString().replace(/, \w+\)$/, ')')} was cancelled`, { task }));
+      this.finishTask(task, TaskState.cancelled, result, CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
     } else {
       this.finishTask(task, TaskState.returned, result, undefined);
     }
