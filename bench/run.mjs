@@ -4,6 +4,7 @@
 //   node --expose-gc bench/run.mjs [--quick] [--out FILE]
 //
 // `npm run bench` builds first and runs this, then the same suite in Chromium.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -35,6 +36,11 @@ const { results } = await runSuite({
   bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
   gc: typeof gc === 'function' ? () => gc() : undefined,
   rss: () => process.memoryUsage().rss,
+  memory: async (what, n) => {
+    const r = spawnSync(process.execPath, ['--expose-gc', path.join(root, 'bench/memory.mjs'), what, String(n)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bench/memory.mjs ${what} failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  },
   loopDelay: () => {
     const h = monitorEventLoopDelay({ resolution: 1 });
     return {

@@ -15,6 +15,8 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {() => number} [rss]  resident memory in bytes, if the host can tell
  * @property {() => { start: () => void, stop: () => { p50: number, p99: number, max: number, samples: number } }} loopDelay
  *   an event-loop delay probe (milliseconds)
+ * @property {(what: string, n: number) => Promise<{ perItem: number, checked: number, n: number }>} [memory]
+ *   a memory measurement in a fresh process (bench/memory.mjs)
  * @property {boolean} quick  fewer rounds and smaller sizes
  * @property {(line: string) => void} log  progress output
  */
@@ -140,6 +142,24 @@ export async function runSuite(host) {
     await rt.close();
   }
 
+  // --- 1b. what a switch is made of: engine primitives measured in the same run
+  {
+    const P2 = Promise.resolve(2);
+    let mode = 'raw';
+    const raw = new WebAssembly.Instance(rawModule, {
+      bench: {
+        op: new WebAssembly.Suspending(() => (mode === 'raw' ? P1 : mode === 'hop' ? P1.then((v) => v) : P2)),
+      },
+    });
+    const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
+    const n = host.quick ? 20000 : 100000;
+    const s = await interleaved({
+      raw: async (k) => { mode = 'raw'; const t0 = now(); await rawLoop(k); return now() - t0; },
+      hop: async (k) => { mode = 'hop'; const t0 = now(); await rawLoop(k); return now() - t0; },
+    }, n, rounds);
+    add({ name: 'switch anatomy: raw JSPI with one more promise hop', unit: 'switch', subject: 'a Suspending import returning promise.then(v => v)', value: s.hop, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note: 'the price of one microtask hop between an operation and the resumption' });
+  }
+
   // --- 2. task start -> finish without suspension, sequential
   {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
@@ -245,8 +265,17 @@ export async function runSuite(host) {
     await rt.close();
   }
 
-  // --- 5. memory per suspended task and per queued task
-  if (host.rss && host.gc) {
+  // --- 5. memory per suspended task and per queued task (fresh processes)
+  if (host.memory) {
+    const n = host.quick ? 5000 : 20000;
+    const raw = await host.memory('raw', n);
+    const suspended = await host.memory('suspended', n);
+    const queued = await host.memory('queued', host.quick ? 50000 : 200000);
+    ran(raw.checked === n && suspended.checked === n && queued.checked > 0, 'the memory probes');
+    const one = (/** @type {number} */ v) => ({ min: v, median: v, max: v });
+    add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n.toLocaleString('en')} tasks parked at a wait, measured in a fresh process`, value: one(suspended.perItem), scale: 'bytes', baselineName: 'a bare suspended JSPI call', baseline: one(raw.perItem), goal: '<= 6144 bytes', note: 'includes the JSPI stack, the task and its execution record, the AbortController of its waits' });
+    add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${queued.n.toLocaleString('en')} dispatched tasks held back by admission control, in a fresh process`, value: one(queued.perItem), scale: 'bytes', goal: '<= 256 bytes' });
+  } else if (host.rss && host.gc) {
     const rss = /** @type {() => number} */ (host.rss);
     const gc = /** @type {() => void} */ (host.gc);
     const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await turn(); } };

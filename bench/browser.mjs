@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Runs the benchmark suite in Debian's Chromium (playwright-core) and writes
+// bench/results/chromium.json. Memory is not measured there: a page cannot
+// read its resident memory.
+//
+//   node bench/browser.mjs [--quick] [--out FILE]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { launchBrowser, openBlankPage, runInPage, startServer } from '../tests/browser/harness.mjs';
+import { formatTable } from './table.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string', default: path.join(root, 'bench/results/chromium.json') },
+  },
+});
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  const { page, log } = await openBlankPage(browser, server.url);
+  page.on('console', (m) => { if (m.text().startsWith('bench: ')) process.stderr.write(`${m.text()}\n`); });
+  const report = await runInPage(page, async ({ quick }) => {
+    const { runSuite } = await import('/bench/suite.mjs');
+    const program = (/** @type {string} */ name) => `/build/programs/bench/${name}.wasm`;
+    const suite = await runSuite({
+      env: 'chromium',
+      quick,
+      program,
+      bytes: async (name) => new Uint8Array(await (await fetch(program(name))).arrayBuffer()),
+      loopDelay: () => {
+        // A MessageChannel probe: how late each message arrives after it was posted.
+        const channel = new MessageChannel();
+        /** @type {number[]} */
+        const delays = [];
+        let running = false;
+        let sent = 0;
+        channel.port1.onmessage = () => {
+          delays.push(performance.now() - sent);
+          if (running) setTimeout(post, 1);
+        };
+        const post = () => { sent = performance.now(); channel.port2.postMessage(0); };
+        return {
+          start: () => { running = true; post(); },
+          stop: () => {
+            running = false;
+            const s = [...delays].sort((a, b) => a - b);
+            const at = (/** @type {number} */ q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+            return { p50: at(0.5), p99: at(0.99), max: s[s.length - 1] ?? 0, samples: s.length };
+          },
+        };
+      },
+      log: (line) => console.log(`bench: ${line}`),
+    });
+    return { ...suite, env: `Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`, machine: navigator.userAgent };
+  }, { quick: values.quick }, { log, timeoutMs: 30 * 60_000, what: 'the benchmark suite' });
+  const full = { ...report, date: new Date().toISOString(), quick: values.quick };
+  fs.mkdirSync(path.dirname(values.out), { recursive: true });
+  fs.writeFileSync(values.out, `${JSON.stringify(full, null, 2)}\n`);
+  process.stdout.write(`${formatTable(full)}\n\nwritten to ${path.relative(process.cwd(), values.out)}\n`);
+} finally {
+  await browser.close();
+  await server.close();
+}
