@@ -14,7 +14,7 @@ import { adapter, armed, timer } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
 import { canWrap, CURRENT, createGates, PARK, wrappable } from './gates.mjs';
-import { createRegisterFile } from './registers.mjs';
+import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { S, Scheduler, Task, TaskState } from './tasks.mjs';
 
@@ -120,6 +120,7 @@ const FAILED = 2;
  * @typedef {import('./tasks.mjs').SchedulerOptions} SchedulerOptions
  * @typedef {import('./abi.mjs').ProgramShape} ProgramShape
  * @typedef {import('./registers.mjs').RegisterFile} RegisterFile
+ * @typedef {import('./registers.mjs').Carriers} Carriers
  */
 
 export class Bridge {
@@ -167,6 +168,8 @@ export class Bridge {
     this.counters = { cancellationsRequested: 0, discarded: 0, disposed: 0, disposerFailures: 0 };
     /** @type {RegisterFile | null} */
     this.registers = null;
+    /** @type {Carriers | null} */
+    this.carrierModule = null;
     /** @type {any} */
     this.program = null;
     /** @type {((slot: number) => Promise<number>) | null} */
@@ -672,7 +675,7 @@ export class Bridge {
       // program's own stack, even when the cancel came from a running task.
       const running = this.scheduler.holder;
       if (running !== null) this.regs.suspend(running._slot);
-      this.runDisposer(`the drop function of ${task}`, task, () => this.regs.drop(task._drop, task._arg));
+      this.runDisposer(`the drop function of ${task}`, task, () => /** @type {Carriers} */ (this.carrierModule).drop(task._drop, task._arg));
       if (running !== null) this.regs.install(running._slot);
     }
     this.releaseSlot(task);
@@ -770,14 +773,16 @@ export class Bridge {
       stackRelease: shape.stack ? x['snail.stack.release'] : null,
     };
     for (const name of shape.disposers) this.nativeDisposers[name] = x[`snail.dispose.${name}`];
-    this.registers = createRegisterFile({
-      registers,
+    this.carrierModule = createCarriers({
       entries: shape.entries.map((name) => ({ name, fn: x[`snail.entry.${name}`] })),
       table: this.table,
       next: (slot, result) => this.next(slot, result),
       idle: () => this.parkCarrier(),
     });
-    this.runCarrier = WebAssembly.promising(this.registers.carrier);
+    this.registers = createRegisterFile({ registers });
+    this.carrierModule.ensure(this.registers.capacity);
+    this.registers.onGrow = (slots) => /** @type {Carriers} */ (this.carrierModule).ensure(slots);
+    this.runCarrier = WebAssembly.promising(this.carrierModule.carrier);
   }
 
   /**
@@ -810,7 +815,7 @@ export class Bridge {
     task._slot = slot;
     task._arg = arg;
     this.slotTasks[slot] = task;
-    registers.setEntry(slot, entry, arg);
+    /** @type {Carriers} */ (this.carrierModule).setEntry(slot, entry, arg);
     if (fromSlot < 0) registers.capture(slot);
     else registers.inherit(fromSlot, slot);
     this.scheduler.add(task);

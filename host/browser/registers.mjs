@@ -8,10 +8,11 @@
 // while it is queued, its saved registers while it is suspended. Slot 0 holds the
 // defaults (the values after the program's initialisation).
 //
-// The same module holds the carrier: the `promising` entry point that runs a
+// A second module holds the carriers: the `promising` entry point that runs a
 // task's entry and, when the task returns, asks the scheduler for the next start
-// and runs it on the same stack. Tasks that finish without suspending therefore
-// share one JSPI stack instead of paying for a fresh one each.
+// and runs it on the same stack (or parks until one comes). It is built once;
+// the register file is rebuilt when a loaded module brings new registers, and
+// the tasks' saved values move over to it.
 import { Code, ModuleWriter, op } from './wasm-binary.mjs';
 
 const NUMERIC = new Set(['i32', 'i64', 'f32', 'f64']);
@@ -27,10 +28,9 @@ const PAGE = 65536;
 
 /**
  * Builds and instantiates the register file of one program.
- * @param {{ registers: Register[], entries: NamedEntry[], table: WebAssembly.Table | null,
- *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
+ * @param {{ registers: Register[] }} spec
  */
-export function createRegisterFile({ registers, entries, table, next, idle }) {
+export function createRegisterFile({ registers }) {
   // Handlers first, so that a binding vector is one contiguous prefix of a slot.
   const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
   const numeric = ordered.filter((r) => NUMERIC.has(r.type));
@@ -41,20 +41,14 @@ export function createRegisterFile({ registers, entries, table, next, idle }) {
       throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
     }
   }
-  // Every numeric register takes 8 bytes; the last 8 bytes of a slot hold the
-  // entry and argument of a task that has not started yet.
-  const stride = numeric.length * 8 + 8;
-  const entryOffset = stride - 8;
+  // Every numeric register takes 8 bytes (at least one, so a slot has a size).
+  const stride = Math.max(8, numeric.length * 8);
 
   const w = new ModuleWriter();
-  const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
-  const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
-  const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   /** @type {Map<Register, number>} */
   const globalIndexOf = new Map();
   const globalIndex = { get: (/** @type {Register} */ r) => /** @type {number} */ (globalIndexOf.get(r)) };
   ordered.forEach((r, i) => globalIndexOf.set(r, w.importGlobal('registers', String(i), r.type, true)));
-  const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const externTable = w.table('externref', 0);
   const funcTable = w.table('funcref', 0);
   w.memory(1);
@@ -168,6 +162,36 @@ export function createRegisterFile({ registers, entries, table, next, idle }) {
     }
     w.export('start', 'function', w.func(['i32', 'i32', 'i32'], [], c));
   }
+  w.export('memory', 'memory', 0);
+  w.export('externs', 'table', externTable);
+  w.export('funcs', 'table', funcTable);
+
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
+    registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
+  });
+  return new RegisterFile(instance, { stride, externs: externs.length, funcs: funcs.length, registers: ordered });
+}
+
+/**
+ * Builds and instantiates the carriers of one program. A slot's word pair
+ * (entry, argument) says what a start runs: a table index (>= 0) or a named
+ * entry (< 0).
+ * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null,
+ *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
+ */
+export function createCarriers({ entries, table, next, idle }) {
+  const stride = 8;
+  const entryOffset = 0;
+  const w = new ModuleWriter();
+  const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
+  const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
+  const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
+  const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
+  w.memory(1);
+  /** Emits `slot * stride` into local `base`. @param {Code} c @param {number} slotLocal @param {number} baseLocal */
+  const slotBase = (c, slotLocal, baseLocal) => {
+    c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
+  };
   // drop(fn, arg): call a drop function (i32) -> () of the program's table.
   {
     const c = new Code();
@@ -236,18 +260,43 @@ export function createRegisterFile({ registers, entries, table, next, idle }) {
     w.export('carrier', 'function', w.func(['i32'], ['i32'], c));
   }
   w.export('memory', 'memory', 0);
-  w.export('externs', 'table', externTable);
-  w.export('funcs', 'table', funcTable);
-
   /** @type {Record<string, Record<string, any>>} */
   const imports = {
     js: { next, idle: new WebAssembly.Suspending(idle) },
     entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
-    registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
   };
   if (table) imports.program = { table };
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), imports);
-  return new RegisterFile(instance, { stride, entryOffset, externs: externs.length, funcs: funcs.length, registers: ordered });
+  const x = /** @type {any} */ (instance.exports);
+  return new Carriers(x.carrier, x.drop, x.memory);
+}
+
+/** The carriers of one program and their slot words. */
+export class Carriers {
+  /**
+   * @param {(slot: number) => number} carrier  the carrier export (wrapped with promising by the bridge)
+   * @param {(fn: number, arg: number) => void} drop
+   * @param {WebAssembly.Memory} memory
+   */
+  constructor(carrier, drop, memory) {
+    this.carrier = carrier;
+    this.drop = drop;
+    this.memory = memory;
+    this.words = new Int32Array(memory.buffer);
+  }
+
+  /** Grows the slot words to hold `slots` slots. @param {number} slots */
+  ensure(slots) {
+    const need = Math.ceil((slots * 8) / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (need > 0) this.memory.grow(need);
+    this.words = new Int32Array(this.memory.buffer);
+  }
+
+  /** Records what a queued task will run. @param {number} slot @param {number} entry @param {number} arg */
+  setEntry(slot, entry, arg) {
+    this.words[slot * 2] = entry;
+    this.words[slot * 2 + 1] = arg;
+  }
 }
 
 /** @param {number} value */
@@ -267,7 +316,7 @@ function leb(value) {
 export class RegisterFile {
   /**
    * @param {WebAssembly.Instance} instance
-   * @param {{ stride: number, entryOffset: number, externs: number, funcs: number, registers: Register[] }} layout
+   * @param {{ stride: number, externs: number, funcs: number, registers: Register[] }} layout
    */
   constructor(instance, layout) {
     const x = /** @type {any} */ (instance.exports);
@@ -281,18 +330,16 @@ export class RegisterFile {
     /** @type {(slot: number) => void} */ this.capture = x.capture;
     /** @type {(from: number, to: number) => void} */ this.inherit = x.inherit;
     /** @type {(slot: number, low: number, size: number) => void} */ this.start = x.start;
-    /** @type {(fn: number, arg: number) => void} */ this.drop = x.drop;
-    /** The carrier export; the bridge wraps it with WebAssembly.promising. */
-    this.carrier = x.carrier;
     this.capacity = 0;
-    this.words = new Int32Array(this.memory.buffer);
     /** @type {number[]} free slots, most recently freed last */
     this.free = [];
     this.used = 1; // slot 0 holds the defaults
+    /** @type {((slots: number) => void) | null} also grows what else is kept per slot (the carriers' words) */
+    this.onGrow = null;
     this.ensure(64);
   }
 
-  /** Grows memory and tables to hold `slots` slots. */
+  /** Grows memory and tables to hold `slots` slots. @param {number} slots */
   ensure(slots) {
     if (slots <= this.capacity) return;
     const { stride, externs, funcs } = this.layout;
@@ -302,8 +349,8 @@ export class RegisterFile {
     if (pages > 0) this.memory.grow(pages);
     if (externs) this.externTable.grow(capacity * externs - this.externTable.length, null);
     if (funcs) this.funcTable.grow(capacity * funcs - this.funcTable.length, null);
-    this.words = new Int32Array(this.memory.buffer);
     this.capacity = capacity;
+    if (this.onGrow) this.onGrow(capacity);
   }
 
   /** A free slot for a new task. */
@@ -313,7 +360,7 @@ export class RegisterFile {
     return this.used++;
   }
 
-  /** Returns a slot; references it held are cleared so they can be collected. */
+  /** Returns a slot; references it held are cleared so they can be collected. @param {number} slot */
   release(slot) {
     const { externs, funcs } = this.layout;
     for (let i = 0; i < externs; i++) this.externTable.set(slot * externs + i, null);
@@ -326,34 +373,69 @@ export class RegisterFile {
     return this.used - 1 - this.free.length;
   }
 
-  /** Records what a queued task will run: a table index (>= 0) or a named entry (< 0). */
-  setEntry(slot, entry, arg) {
-    const i = (slot * this.layout.stride + this.layout.entryOffset) >> 2;
-    this.words[i] = entry;
-    this.words[i + 1] = arg;
-  }
-
-  entryOf(slot) {
-    const i = (slot * this.layout.stride + this.layout.entryOffset) >> 2;
-    return { entry: this.words[i], arg: this.words[i + 1] };
-  }
-
-  /** The value of register `index` (in layout order) saved in `slot`, for inspection. */
-  read(slot, register) {
+  /**
+   * Where register `register` of `slot` lives.
+   * @param {number} slot @param {Register} register
+   */
+  locate(slot, register) {
     const { stride, externs, funcs, registers } = this.layout;
-    const numeric = registers.filter((r) => NUMERIC.has(r.type));
     if (NUMERIC.has(register.type)) {
-      const view = new DataView(this.memory.buffer);
-      const at = slot * stride + numeric.indexOf(register) * 8;
-      switch (register.type) {
-        case 'i32': return view.getInt32(at, true);
-        case 'i64': return view.getBigInt64(at, true);
-        case 'f32': return view.getFloat32(at, true);
-        default: return view.getFloat64(at, true);
-      }
+      const numeric = registers.filter((r) => NUMERIC.has(r.type));
+      return { at: slot * stride + numeric.indexOf(register) * 8, table: null, index: 0 };
     }
     const list = registers.filter((r) => r.type === register.type);
     const table = register.type === 'externref' ? this.externTable : this.funcTable;
-    return table.get(slot * (register.type === 'externref' ? externs : funcs) + list.indexOf(register));
+    return { at: 0, table, index: slot * (register.type === 'externref' ? externs : funcs) + list.indexOf(register) };
+  }
+
+  /** The value of a register saved in `slot`. @param {number} slot @param {Register} register */
+  read(slot, register) {
+    const { at, table, index } = this.locate(slot, register);
+    if (table) return table.get(index);
+    const view = new DataView(this.memory.buffer);
+    switch (register.type) {
+      case 'i32': return view.getInt32(at, true);
+      case 'i64': return view.getBigInt64(at, true);
+      case 'f32': return view.getFloat32(at, true);
+      default: return view.getFloat64(at, true);
+    }
+  }
+
+  /** Sets the value of a register saved in `slot`. @param {number} slot @param {Register} register @param {any} value */
+  write(slot, register, value) {
+    const { at, table, index } = this.locate(slot, register);
+    if (table) {
+      table.set(index, value);
+      return;
+    }
+    const view = new DataView(this.memory.buffer);
+    switch (register.type) {
+      case 'i32': view.setInt32(at, value, true); break;
+      case 'i64': view.setBigInt64(at, value, true); break;
+      case 'f32': view.setFloat32(at, value, true); break;
+      default: view.setFloat64(at, value, true);
+    }
+  }
+
+  /**
+   * Takes over the slots of the register file this one replaces: every saved
+   * value of every register both know, in every slot in use (the defaults
+   * included). Registers only this one knows keep the value they have in slot
+   * 0 in every slot: a new module's handler globals start null in every task.
+   * @param {RegisterFile} old @param {number[]} liveSlots
+   */
+  takeOver(old, liveSlots) {
+    this.ensure(old.capacity);
+    this.free = old.free;
+    this.used = old.used;
+    const known = new Set(old.layout.registers.map((r) => r.global));
+    const fresh = this.layout.registers.filter((r) => !known.has(r.global));
+    for (const slot of [0, ...liveSlots]) {
+      for (const r of old.layout.registers) {
+        const mine = this.layout.registers.find((m) => m.global === r.global);
+        if (mine) this.write(slot, mine, old.read(slot, r));
+      }
+      if (slot !== 0) for (const r of fresh) this.write(slot, r, this.read(0, r));
+    }
   }
 }
