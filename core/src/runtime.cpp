@@ -20,22 +20,9 @@ detail::stack_pool& stacks() {
 
 }  // namespace
 
-status sleep(double ms) noexcept { return status_from_abi(snail_sleep(ms)); }
-
-status yield() noexcept { return status_from_abi(snail_yield()); }
-
-bool cancel_requested() noexcept { return snail_cancel_requested() != 0; }
-
 namespace detail {
 
-#if defined(__wasm__)
-
-// In wasm32 a function pointer is its index in __indirect_function_table.
-std::int32_t function_index(void (*fn)()) noexcept {
-  return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(fn));
-}
-
-#else
+#if !defined(__wasm__)
 
 // Native builds (unit tests) have no function table; a registry stands in so that
 // a test host can call what was dispatched.
@@ -82,12 +69,6 @@ void* pointer_from_abi(std::int32_t raw) noexcept {
 #endif
 
 }  // namespace detail
-
-task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
-              void (*drop)(std::int32_t)) noexcept {
-  auto index = [](auto* fn) { return detail::function_index(reinterpret_cast<void (*)()>(fn)); };
-  return task::from_abi(snail_dispatch(index(entry), arg, drop ? index(drop) : 0));
-}
 
 }  // namespace snail
 

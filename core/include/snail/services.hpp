@@ -18,6 +18,10 @@
 
 namespace snail {
 
+namespace detail {
+inline std::uint32_t size32(std::string_view s) { return static_cast<std::uint32_t>(s.size()); }
+}  // namespace detail
+
 // Bytes the runtime delivered into the program's memory. Owns them.
 class buffer {
  public:
@@ -59,35 +63,82 @@ class buffer {
   snail_out cell_{0, 0};
 };
 
+// The wrappers are inline, so that a dynamically loaded module calls the
+// imports itself instead of importing these functions from the program.
+
 // Waits for the next event of the source the embedder registered as `name`
 // (rt.events.register). `detail`, if given, receives the event's detail as
 // text (JSON for structured values). invalid: no such source.
-status wait_event(std::string_view name, buffer* detail = nullptr) noexcept;
+inline status wait_event(std::string_view name, buffer* detail = nullptr) noexcept {
+  return status_from_abi(
+      snail_event_wait(name.data(), detail::size32(name), detail ? detail->out() : nullptr));
+}
 
 // A key-value store: values are bytes, keys are strings, stores are named.
 // get: not_found when the key is absent. put is atomic. delete: not_found when
 // the key was absent. list: the keys that start with `prefix`, sorted.
-status storage_get(std::string_view store, std::string_view key, buffer& value) noexcept;
-status storage_put(std::string_view store, std::string_view key, std::string_view value) noexcept;
-status storage_delete(std::string_view store, std::string_view key) noexcept;
-status storage_list(std::string_view store, std::string_view prefix,
-                    std::vector<std::string>& keys);
+inline status storage_get(std::string_view store, std::string_view key, buffer& value) noexcept {
+  return status_from_abi(snail_storage_get(store.data(), detail::size32(store), key.data(),
+                                           detail::size32(key), value.out()));
+}
+
+inline status storage_put(std::string_view store, std::string_view key,
+                          std::string_view value) noexcept {
+  return status_from_abi(snail_storage_put(store.data(), detail::size32(store), key.data(),
+                                           detail::size32(key), value.data(), detail::size32(value)));
+}
+
+inline status storage_delete(std::string_view store, std::string_view key) noexcept {
+  return status_from_abi(
+      snail_storage_delete(store.data(), detail::size32(store), key.data(), detail::size32(key)));
+}
+
+inline status storage_list(std::string_view store, std::string_view prefix,
+                           std::vector<std::string>& keys) {
+  buffer joined;
+  status s = status_from_abi(snail_storage_list(store.data(), detail::size32(store), prefix.data(),
+                                                detail::size32(prefix), joined.out()));
+  keys.clear();
+  if (s != status::ok) return s;
+  std::string_view rest = joined.view();
+  while (!rest.empty()) {
+    std::size_t nl = rest.find('\n');
+    keys.emplace_back(rest.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
+  return s;
+}
 
 // Fetches `url` (where the embedder granted network access): the body, and the
 // HTTP status code if `http_status` is given. ok means a response arrived,
 // whatever its code.
-status fetch(std::string_view url, buffer& body, int* http_status = nullptr) noexcept;
+inline status fetch(std::string_view url, buffer& body, int* http_status = nullptr) noexcept {
+  std::int32_t code = 0;
+  status s = status_from_abi(snail_fetch(url.data(), detail::size32(url), body.out(), &code));
+  if (http_status) *http_status = code;
+  return s;
+}
 
 // Waits for the next animation frame, or for idle time (at most timeout_ms if
 // above 0). denied outside browsers.
-status wait_frame() noexcept;
-status wait_idle(double timeout_ms = 0) noexcept;
+inline status wait_frame() noexcept { return status_from_abi(snail_frame_wait()); }
+
+inline status wait_idle(double timeout_ms = 0) noexcept {
+  return status_from_abi(snail_idle_wait(timeout_ms));
+}
 
 // Reads or writes a whole file under a directory the embedder granted.
-status file_read(std::string_view path, buffer& contents) noexcept;
-status file_write(std::string_view path, std::string_view data) noexcept;
+inline status file_read(std::string_view path, buffer& contents) noexcept {
+  return status_from_abi(snail_file_read(path.data(), detail::size32(path), contents.out()));
+}
+
+inline status file_write(std::string_view path, std::string_view data) noexcept {
+  return status_from_abi(
+      snail_file_write(path.data(), detail::size32(path), data.data(), detail::size32(data)));
+}
 
 // The next line of standard input, without its end of line; closed at the end.
-status stdin_line(buffer& line) noexcept;
+inline status stdin_line(buffer& line) noexcept { return status_from_abi(snail_stdin_line(line.out())); }
 
 }  // namespace snail

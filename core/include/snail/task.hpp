@@ -15,15 +15,18 @@
 
 namespace snail {
 
+// The wrappers are inline, so that code in a dynamically loaded module calls the
+// ABI imports itself instead of importing these functions from the program.
+
 // Suspends the calling task for `ms` milliseconds.
-status sleep(double ms) noexcept;
+inline status sleep(double ms) noexcept { return status_from_abi(snail_sleep(ms)); }
 
 // Gives the execution permit back and requeues the calling task behind the work
 // that is ready now.
-status yield() noexcept;
+inline status yield() noexcept { return status_from_abi(snail_yield()); }
 
 // True once cancellation of the calling task was requested. Never suspends.
-bool cancel_requested() noexcept;
+inline bool cancel_requested() noexcept { return snail_cancel_requested() != 0; }
 
 // A handle to a dispatched task. Destroying the handle does not stop the task.
 class task {
@@ -94,16 +97,18 @@ class task {
 // Requests cancellation of `t`; the same as t.cancel().
 inline status cancel(task& t) noexcept { return t.cancel(); }
 
-// Dispatches `entry(arg)` as a child task. The child is live before this returns
-// and starts with a copy of the caller's handler bindings. `drop`, if given, is
-// called with `arg` instead of `entry` when the child is discarded before it runs.
-task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
-              void (*drop)(std::int32_t) = nullptr) noexcept;
+
 
 namespace detail {
 
 // The table index of a function (wasm32), or its index in a registry (native).
+#if defined(__wasm__)
+inline std::int32_t function_index(void (*fn)()) noexcept {
+  return static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(fn));
+}
+#else
 std::int32_t function_index(void (*fn)()) noexcept;
+#endif
 
 // A pointer as an ABI i32 and back: the address itself in wasm32; natively
 // (unit tests, 64-bit pointers) a registry index.
@@ -146,6 +151,15 @@ std::int32_t closure_arg(F* f) noexcept {
 }
 
 }  // namespace detail
+
+// Dispatches `entry(arg)` as a child task. The child is live before this returns
+// and starts with a copy of the caller's handler bindings. `drop`, if given, is
+// called with `arg` instead of `entry` when the child is discarded before it runs.
+inline task dispatch(std::int32_t (*entry)(std::int32_t), std::int32_t arg,
+                     void (*drop)(std::int32_t) = nullptr) noexcept {
+  auto index = [](auto* fn) { return detail::function_index(reinterpret_cast<void (*)()>(fn)); };
+  return task::from_abi(snail_dispatch(index(entry), arg, drop ? index(drop) : 0));
+}
 
 // Dispatches a callable (returning an integer or nothing) as a child task.
 template <class F>
