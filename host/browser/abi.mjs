@@ -23,6 +23,7 @@ export const SNAIL_IMPORTS = Object.freeze({
   release: { params: ['i32'], results: [], suspends: false },
   cancel_requested: { params: [], results: ['i32'], suspends: false },
   cancel: { params: ['i32'], results: ['i32'], suspends: false },
+  module_function: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: false },
   ...SERVICE_IMPORTS,
 });
 
@@ -57,7 +58,7 @@ export const STACK = Object.freeze({
  * @param {WebAssembly.Module} module
  * @param {Uint8Array | null} bytes  the module's bytes, when known (full type checks)
  * @param {{ name: string, providedImports: (module: string, name: string) => boolean,
- *           suspendingImport: (module: string, name: string) => boolean }} context
+ *           suspendingImport: (module: string, name: string) => boolean, sideModule?: boolean }} context
  * @returns {ProgramShape}
  */
 export function describeProgram(module, bytes, context) {
@@ -141,7 +142,7 @@ export function describeProgram(module, bytes, context) {
       } else disposers.push(target);
     }
   }
-  if (entries.length === 0 && !problems.some((p) => p.includes('entry'))) {
+  if (entries.length === 0 && !context.sideModule && !problems.some((p) => p.includes('entry'))) {
     problems.push(`it exports no entry (a function named "${ENTRY_PREFIX}NAME" of type ${formatFuncType(ENTRY_TYPE)})`);
   }
 
@@ -168,13 +169,25 @@ export function describeProgram(module, bytes, context) {
 
   const tableExport = byName.get('__indirect_function_table');
   const table = tableExport?.kind === 'table';
-  if (imports.some((i) => i.module === 'snail' && i.name === 'dispatch') && !table) {
+  const dispatches = imports.some((i) => i.module === 'snail' && i.name === 'dispatch');
+  if (context.sideModule) {
+    // A loaded module's pointers (functions, data) are the program's: the
+    // runtime reads them in the program's table and memory.
+    const imported = (/** @type {string} */ name, /** @type {string} */ kind) => imports.some((i) => i.module === 'env' && i.name === name && i.kind === kind);
+    if (dispatches && !imported('__indirect_function_table', 'table')) {
+      problems.push('it imports snail.dispatch but not the program\'s function table (env.__indirect_function_table), in which dispatch finds entries');
+    }
+    const services = imports.filter((i) => i.module === 'snail' && (i.name in SERVICE_IMPORTS || i.name === 'module_function')).map((i) => i.name);
+    if (services.length && !imported('memory', 'memory')) {
+      problems.push(`it imports host services (${services.join(', ')}) but not the program's memory (env.memory), in which they read and write`);
+    }
+  } else if (dispatches && !table) {
     problems.push('it imports snail.dispatch but does not export its function table as "__indirect_function_table"');
   }
-  if (imports.some((i) => i.module === 'wasi_snapshot_preview1') && byName.get('memory')?.kind !== 'memory') {
+  if (!context.sideModule && imports.some((i) => i.module === 'wasi_snapshot_preview1') && byName.get('memory')?.kind !== 'memory') {
     problems.push('it imports WASI functions but does not export its memory as "memory"');
   }
-  const services = imports.filter((i) => i.module === 'snail' && i.name in SERVICE_IMPORTS).map((i) => i.name);
+  const services = context.sideModule ? [] : imports.filter((i) => i.module === 'snail' && (i.name in SERVICE_IMPORTS || i.name === 'module_function')).map((i) => i.name);
   if (services.length && byName.get('memory')?.kind !== 'memory') {
     problems.push(`it imports host services (${services.join(', ')}) but does not export its memory as "memory"`);
   }

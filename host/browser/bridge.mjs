@@ -103,7 +103,8 @@ const FAILED = 2;
  * @property {(value: unknown, task: Task, args: any[]) => unknown} accept  the delivery of
  *   a result; runs with the task holding the permit and its registers installed
  * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
- * @property {(error: unknown) => unknown} failed  the delivery of a failure (or REJECT)
+ * @property {(error: unknown, task: Task, args: any[] | null) => unknown} failed  the delivery
+ *   of a failure (a Rejection to throw it)
  * @property {((result: unknown, context: DisposeContext) => void) | null} discard
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
@@ -186,6 +187,12 @@ export class Bridge {
     this.directWaits = canWrap && options.directWaits !== false;
     /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK) */
     this.gateWords = null;
+    /** @type {WebAssembly.Memory | null} their memory, shared by every suspension module */
+    this.gateMemory = null;
+    /** @type {Map<string, Function>} wrappers made so far, by "module.field:type" */
+    this.wrappers = new Map();
+    /** @type {Record<string, Record<string, unknown>> | null} the program's imports before link() */
+    this.baseImports = null;
     this.runQueuedPump = () => {
       this.pumpQueued = false;
       this.guard(() => this.scheduler.pump(true));
@@ -348,6 +355,9 @@ export class Bridge {
    * @param {ProgramShape} shape
    */
   link(importObject, shape) {
+    // The program's import object, as given: modules loaded later resolve their
+    // imports from it.
+    this.baseImports ??= Object.fromEntries(Object.entries(importObject).map(([m, f]) => [m, { ...f }]));
     /** @type {(import('./gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
     const wrapped = [];
     for (const [module, fields] of Object.entries(importObject)) {
@@ -358,8 +368,13 @@ export class Bridge {
         this.specsByImport.set(key, spec);
         const imp = shape.imports.find((i) => i.module === module && i.name === field && i.kind === 'function');
         const type = imp?.type ?? (module === 'snail' ? SNAIL_IMPORTS[field] : undefined);
-        if (this.directWaits && imp && type && wrappable(type.results)) {
-          wrapped.push({ key, params: type.params, results: type.results, module, field, spec });
+        const typeKey = type ? `${key}:${type.params.join()}->${type.results.join()}` : '';
+        const made = this.wrappers.get(typeKey);
+        if (made && this.specsByImport.get(key) === spec) {
+          // A module loaded later that imports the same wait with the same type.
+          fields[field] = made;
+        } else if (this.directWaits && imp && type && wrappable(type.results)) {
+          wrapped.push({ key: typeKey, params: type.params, results: type.results, module, field, spec });
         } else {
           fields[field] = new WebAssembly.Suspending(this.waitFunction(spec, false));
         }
@@ -367,14 +382,18 @@ export class Bridge {
     }
     if (wrapped.length === 0) return;
     const byKey = new Map(wrapped.map((w) => [w.key, w.spec]));
-    const { wrappers, words } = createGates(wrapped, {
+    const { wrappers, words, memory } = createGates(wrapped, {
       begin: (key) => this.waitFunction(/** @type {WaitSpec} */ (byKey.get(key)), true),
       after: (slot, value, zero) => this.land(slot, OK, value, zero),
       fail: (slot, error, zero) => this.land(slot, FAILED, error, zero),
       park: (slot) => this.park(slot),
-    });
+    }, this.gateMemory ?? undefined);
     this.gateWords = words;
-    for (const w of wrapped) importObject[w.module][w.field] = wrappers[w.key];
+    this.gateMemory = memory;
+    for (const w of wrapped) {
+      importObject[w.module][w.field] = wrappers[w.key];
+      this.wrappers.set(w.key, wrappers[w.key]);
+    }
   }
 
   /**
@@ -403,7 +422,7 @@ export class Bridge {
         try {
           args = spec.prepare(raw);
         } catch (error) {
-          return bridge.deliverNow(spec.failed(error));
+          return bridge.deliverNow(spec.failed(error, task, null));
         }
       }
       if (spec.now) {
@@ -486,7 +505,7 @@ export class Bridge {
       /** @type {Int32Array} */ (this.gateWords)[CURRENT >> 2] = task._slot;
       if (this.trace) this.emit('resume', task, { cancelled: false });
       const delivery = task._exec.outcome === OK ? spec.accept(result, task, /** @type {any[]} */ (args))
-        : result instanceof SnailError && result.code === 'ERR_ADAPTER' ? new Rejection(result) : spec.failed(result);
+        : result instanceof SnailError && result.code === 'ERR_ADAPTER' ? new Rejection(result) : spec.failed(result, task, /** @type {any[]} */ (args));
       if (delivery instanceof Rejection) throw delivery.error;
       return delivery;
     }
@@ -794,6 +813,29 @@ export class Bridge {
       const spec = this.specsByImport.get(name);
       if (spec) spec.nativeDiscard = /** @type {(r: unknown) => void} */ (fn);
     }
+  }
+
+  /**
+   * Adds registers to the register file: a loaded module's handler globals.
+   * Runs between tasks (scheduler.exclusive()), when every task's registers
+   * are saved and the globals hold the defaults. The new register file takes
+   * over every saved value; the new registers start at their defaults (null)
+   * in every task.
+   * @param {{ name: string, module: string, type: string, global: WebAssembly.Global }[]} added
+   */
+  addRegisters(added) {
+    const old = this.regs;
+    const registers = [
+      ...old.layout.registers,
+      ...added.map((a) => /** @type {import('./registers.mjs').Register} */ ({ ...a, role: 'handler' })),
+    ];
+    const next = createRegisterFile({ registers });
+    next.onGrow = old.onGrow;
+    next.save(0);
+    const live = [];
+    for (const t of this.scheduler.live) if (t._slot !== 0) live.push(t._slot);
+    next.takeOver(old, live);
+    this.registers = next;
   }
 
   /** Records the current register values as the defaults (after initialisation). */
@@ -1121,7 +1163,7 @@ export class Bridge {
         // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
         delivery = new Rejection(result);
       } else {
-        delivery = spec.failed(result);
+        delivery = spec.failed(result, task, /** @type {any[]} */ (args));
       }
     }
     if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });

@@ -58,13 +58,17 @@ export function wrappable(results) {
 }
 
 /**
- * Builds and instantiates the suspension module for the given imports.
+ * Builds and instantiates the suspension module for the given imports. Modules
+ * loaded later get their own wrappers sharing the first one's memory, so that
+ * the words the bridge writes reach every wrapper.
  * @param {WrappedImport[]} list
  * @param {GateCallbacks} callbacks
- * @returns {{ wrappers: Record<string, Function>, words: Int32Array }}
+ * @param {WebAssembly.Memory} [shared]  the memory of a suspension module made before
+ * @returns {{ wrappers: Record<string, Function>, words: Int32Array, memory: WebAssembly.Memory }}
  */
-export function createGates(list, callbacks) {
+export function createGates(list, callbacks, shared) {
   const w = new ModuleWriter();
+  if (shared) w.importMemory('js', 'memory', 1);
   const tag = w.importTag('js', 'tag', ['externref']);
   /** @type {Map<string | null, { after: number, fail: number, park: number }>} */
   const perType = new Map();
@@ -80,7 +84,7 @@ export function createGates(list, callbacks) {
     });
   }
   const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
-  w.memory(1);
+  if (!shared) w.memory(1);
 
   list.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
@@ -128,6 +132,7 @@ export function createGates(list, callbacks) {
   const zero = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined };
   /** @type {Record<string, any>} */
   const js = { tag: /** @type {any} */ (globalThis).WebAssembly.JSTag };
+  if (shared) js.memory = shared;
   for (const t of types) {
     const name = t ?? 'void';
     const z = /** @type {any} */ (zero)[name];
@@ -142,6 +147,7 @@ export function createGates(list, callbacks) {
   return {
     wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
     words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
+    memory: /** @type {WebAssembly.Memory} */ (x.memory),
   };
 }
 

@@ -8,12 +8,14 @@
 //   await rt.close();
 import { describeProgram } from './abi.mjs';
 import { Bridge, SuspendingImport } from './bridge.mjs';
+import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
 import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
 import { SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
+import { ModuleLoader } from './modules.mjs';
 import { EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
 
@@ -96,6 +98,11 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  *   input for the host services (default: storage in memory, no files, no input)
  * @property {import('./services.mjs').Permissions} [permissions]  what the program may reach
  *   (default: nothing)
+ * @property {((name: string) => unknown) | Record<string, unknown>} [modules]  where a task's
+ *   snail.module_load(name) finds a module (default: `name.wasm` beside the program)
+ * @property {import('./emscripten.mjs').EmscriptenFactory | import('./emscripten.mjs').EmscriptenOptions} [emscripten]
+ *   the factory emcc generated with -sMODULARIZE for a program linked with Emscripten's
+ *   JavaScript, or { factory, module } (docs/emscripten.md)
  * @property {boolean} [directWaits]  wrap waits in the suspension module, one promise hop
  *   each (default: true where the engine has exception handling)
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
@@ -144,9 +151,10 @@ export class Runtime {
     }
 
     const loaded = await loadModule(source, { name: options.name });
+    const emscripten = await adoptEmscripten(loaded, options);
     const shape = describeProgram(loaded.module, loaded.bytes, {
       name: loaded.name,
-      providedImports: (m, n) => userImports[m] !== undefined && userImports[m][n] !== undefined,
+      providedImports: (m, n) => (userImports[m] !== undefined && userImports[m][n] !== undefined) || emscripten?.provides(m, n) === true,
       suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImport,
     });
 
@@ -181,13 +189,16 @@ export class Runtime {
     for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields);
     const memory = new ProgramMemory();
     const events = new EventRegistry();
+    /** @type {ModuleLoader | null} */
+    let loader = null;
     const services = serviceImports(bridge, {
       memory,
       events,
+      modules: () => /** @type {ModuleLoader} */ (loader),
       services: options.services ?? {},
       permissions: options.permissions ?? {},
     });
-    const importObject = {
+    const importObject = emscripten ? emscripten.importObject(prepared, bridge.imports(services)) : {
       ...prepared,
       snail: bridge.imports(services),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
@@ -204,6 +215,7 @@ export class Runtime {
     memory.attach(instance);
     bridge.attach(instance, shape);
     bridge.attachNativeDisposers();
+    if (emscripten) await emscripten.finish(instance, loaded.module);
     const init = instance.exports._initialize;
     if (typeof init === 'function') {
       try {
@@ -217,15 +229,22 @@ export class Runtime {
       }
     }
     bridge.captureDefaults();
-    return new Runtime(bridge, instance, loaded.name, shape, events);
+    loader = new ModuleLoader({
+      bridge,
+      program: instance,
+      resolve: moduleResolver(options.modules, source),
+      userImports: prepared,
+    });
+    return new Runtime(bridge, instance, loaded.name, shape, events, loader);
   }
 
   /**
    * Use Runtime.load().
    * @param {Bridge} bridge @param {WebAssembly.Instance} instance @param {string} name
    * @param {import('./abi.mjs').ProgramShape} shape @param {EventRegistry} events
+   * @param {ModuleLoader} loader
    */
-  constructor(bridge, instance, name, shape, events) {
+  constructor(bridge, instance, name, shape, events, loader) {
     /** @private */ this.bridge = bridge;
     /** The program's instance. Do not call its exports while tasks run. */
     this.instance = instance;
@@ -237,13 +256,46 @@ export class Runtime {
      * Every handler global of the program, in register order.
      * @type {readonly HandlerGlobal[]}
      */
-    this.handlerGlobals = Object.freeze(shape.handlers.map((h) => Object.freeze({ name: h.name, module: name, type: h.type })));
+    /** @private */ this.loader = loader;
     /** @private */ this.closed = false;
     /**
      * Named event sources the program waits on with snail.event_wait:
      * `rt.events.register('click #save', button, 'click')`.
      */
     this.events = events;
+  }
+
+  /**
+   * Every handler global of the program and of the modules loaded into it, in
+   * register order.
+   * @type {readonly HandlerGlobal[]}
+   */
+  get handlerGlobals() {
+    return Object.freeze(this.bridge.regs.layout.registers
+      .filter((r) => r.role === 'handler')
+      .map((r) => Object.freeze({ name: r.name, module: r.module, type: r.type })));
+  }
+
+  /**
+   * Loads a module into the running program (docs/abi.md, "Dynamically loaded
+   * modules"): a side module following the dynamic-linking conventions, or a
+   * plain module importing what the program exports. Its handler globals join
+   * the register file, null in every existing task. Loading a name that is
+   * already loaded returns that module. Modules cannot be unloaded.
+   * @param {ProgramSource} source @param {{ name?: string }} [options]  the name defaults to the source's
+   * @returns {Promise<{ handle: number, name: string, exports: WebAssembly.Exports, handlers: readonly string[] }>}
+   */
+  async loadModule(source, options = {}) {
+    this.bridge.refuseReentry('rt.loadModule()');
+    if (this.closed) throw new SnailError(`cannot load a module: the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
+    const name = options.name ?? sourceName(source);
+    const record = await this.loader.load(source, name);
+    return Object.freeze({ handle: record.handle, name: record.name, exports: record.instance.exports, handlers: Object.freeze([...record.handlers]) });
+  }
+
+  /** The modules loaded into the program, in load order. */
+  get modules() {
+    return [...this.loader.byName.values()].map((r) => Object.freeze({ handle: r.handle, name: r.name, handlers: Object.freeze([...r.handlers]) }));
   }
 
   /**
@@ -388,6 +440,42 @@ export class Runtime {
     const s = this.bridge.scheduler;
     return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
   }
+}
+
+/**
+ * The name a module source is loaded under by default.
+ * @param {unknown} source
+ */
+function sourceName(source) {
+  if (typeof source === 'string') return source;
+  if (source instanceof URL) return source.href;
+  const g = /** @type {any} */ (globalThis);
+  if (typeof g.Response === 'function' && source instanceof g.Response && /** @type {any} */ (source).url) return /** @type {any} */ (source).url;
+  throw new SnailError('loadModule(): give a name ({ name }) to a module loaded from bytes, a Response or a WebAssembly.Module', { code: 'ERR_ARG' });
+}
+
+/**
+ * How a task's snail.module_load(name) finds a module: the `modules` option (a
+ * function, or a record of name to source), else a file or URL beside the
+ * program, with ".wasm" added to a name without an extension.
+ * @param {RuntimeOptions['modules']} option @param {unknown} programSource
+ */
+function moduleResolver(option, programSource) {
+  if (typeof option === 'function') return option;
+  if (option && typeof option === 'object') return (/** @type {string} */ name) => /** @type {any} */ (option)[name];
+  return (/** @type {string} */ name) => {
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) {
+      throw new Error(`"${name}" is not a plain module name (letters, digits, '.', '_' and '-'); pass the modules option to load others`);
+    }
+    const file = /\.\w+$/.test(name) ? name : `${name}.wasm`;
+    if (typeof programSource === 'string' || programSource instanceof URL) {
+      const base = programSource instanceof URL ? programSource.href : programSource;
+      if (/^[a-z][\w+.-]*:/i.test(base)) return new URL(file, base);
+      const slash = base.lastIndexOf('/');
+      return `${slash >= 0 ? base.slice(0, slash + 1) : ''}${file}`;
+    }
+    throw new Error('the program was not loaded from a path or URL, so modules have no place beside it; pass the modules option');
+  };
 }
 
 /** @param {unknown} e */

@@ -26,10 +26,11 @@ export const SERVICE_IMPORTS = Object.freeze({
   file_read: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
   file_write: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
   stdin_line: { params: ['i32'], results: ['i32'], suspends: true },
+  module_load: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
 });
 
 /** Imports that deliver a value through an out cell, and so need `snail.alloc`. */
-export const ALLOCATING_IMPORTS = Object.freeze(['event_wait', 'storage_get', 'storage_list', 'fetch', 'file_read', 'stdin_line']);
+export const ALLOCATING_IMPORTS = Object.freeze(['event_wait', 'storage_get', 'storage_list', 'fetch', 'file_read', 'stdin_line', 'module_load']);
 
 /**
  * An operation failed in a way the program should see as a status.
@@ -255,7 +256,8 @@ function netAllowed(permissions, url) {
 /**
  * The service imports of module "snail" for one runtime.
  * @param {import('./bridge.mjs').Bridge} bridge
- * @param {{ memory: ProgramMemory, events: EventRegistry, services: HostServices, permissions: Permissions }} host
+ * @param {{ memory: ProgramMemory, events: EventRegistry, services: HostServices, permissions: Permissions,
+ *           modules: () => import('./modules.mjs').ModuleLoader }} host
  */
 export function serviceImports(bridge, host) {
   const { memory, events, services, permissions } = host;
@@ -273,7 +275,8 @@ export function serviceImports(bridge, host) {
    * A service import: `prepare` decodes the arguments at the call into what the
    * wait needs (a description, the operation, the delivery of its value).
    * @param {string} name
-   * @param {(args: any[]) => { describe: string, operation: (signal: AbortSignal) => Promise<unknown> | unknown, accept: (v: unknown) => unknown }} prepare
+   * @param {(args: any[]) => { describe: string, operation: (signal: AbortSignal) => Promise<unknown> | unknown,
+   *   accept: (v: unknown) => unknown, onError?: (e: unknown) => unknown }} prepare
    */
   const service = (name, prepare) => bridge.suspending({
     ...base,
@@ -282,6 +285,10 @@ export function serviceImports(bridge, host) {
     describe: ([p]) => p.describe,
     operation: (signal, _task, [p]) => Promise.resolve().then(() => p.operation(signal)),
     accept: (value, _task, [p]) => p.accept(value),
+    failed: (error, _task, args) => {
+      const p = args?.[0];
+      return p?.onError ? p.onError(error) : statusOfError(error);
+    },
   });
 
   return {
@@ -397,6 +404,33 @@ export function serviceImports(bridge, host) {
         accept: () => Status.ok,
       };
     }),
+    module_load: service('module_load', ([np, nl, handleOut, errorOut]) => {
+      const name = memory.string(np, nl);
+      return {
+        describe: `snail.module_load("${name}")`,
+        operation: async () => (await host.modules().loadByName(name)).handle,
+        accept: (handle) => {
+          if (handleOut !== 0 && memory.memory) new DataView(memory.memory.buffer).setInt32(handleOut, /** @type {number} */ (handle), true);
+          return Status.ok;
+        },
+        // The loading task learns why: the message goes to its error cell.
+        onError: (error) => {
+          memory.deliver(errorOut, new TextEncoder().encode(error instanceof Error ? error.message : String(error)));
+          const status = /** @type {any} */ (error)?.status;
+          return typeof status === 'number' ? status : Status.failed;
+        },
+      };
+    }),
+    module_function: (/** @type {number} */ handle, /** @type {number} */ np, /** @type {number} */ nl) => {
+      let name;
+      try {
+        name = memory.string(np, nl);
+      } catch {
+        return -Status.invalid;
+      }
+      const index = host.modules().functionIndex(handle, name);
+      return index === -2 ? -Status.invalid : index === -1 ? -Status.not_found : index;
+    },
     stdin_line: service('stdin_line', ([out]) => ({
       describe: 'snail.stdin_line()',
       operation: async (signal) => {

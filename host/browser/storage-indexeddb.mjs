@@ -236,9 +236,8 @@ export class IndexedDBStorage {
         finished();
         reject(tx.error ?? new DOMException('the IndexedDB transaction was aborted', 'AbortError'));
       };
-      // A failed request aborts the transaction; report it through onabort
-      // rather than as an uncaught error event.
-      tx.onerror = (event) => event.preventDefault?.();
+      // A failed request aborts the transaction (its error event is left
+      // uncancelled on purpose), and onabort reports it: nothing was done.
       signal.addEventListener('abort', onAbort);
       try {
         body(tx.objectStore(ENTRIES), (v) => { value = v; });

@@ -379,6 +379,11 @@ export class Scheduler {
     this.drainWaiters = [];
     /** @type {unknown} set when an internal error broke the scheduler */
     this.broken = null;
+    this.exclusives = 0; // while above 0, no grants: something runs between tasks
+    /** @type {(() => void)[]} */
+    this.releaseWaiters = [];
+    /** @type {(() => void) | null} */
+    this.onExclusiveEnd = null;
     /** Tasks per live state, indexed by S.queued, S.executing, S.suspended. */
     this.byState = new Int32Array(3);
     this.ready = 0; // suspended tasks with a resumption in the ready queue
@@ -457,6 +462,7 @@ export class Scheduler {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
     this.transition(task, S.suspended);
     this.holder = null;
+    if (this.releaseWaiters.length) this.permitReleased();
     if (this.checkInvariants) this.assertInvariants();
   }
 
@@ -485,6 +491,7 @@ export class Scheduler {
     if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
     this.holder = null;
     this.entered--;
+    if (this.releaseWaiters.length) this.permitReleased();
     this.retire(task, how);
   }
 
@@ -539,6 +546,7 @@ export class Scheduler {
    * @returns {Task | null}
    */
   pickNext() {
+    if (this.exclusives !== 0) return null;
     let best = this.ready > 0 ? this.resumptions.peek(isParkedReady) : null;
     if (this.byState[S.queued] === 0) return best;
     const b = this.entered < this.hardMaxEntered ? this.boostedStarts.peek(isQueued) : null;
@@ -557,13 +565,37 @@ export class Scheduler {
   }
 
   /**
+   * Waits until no task holds the permit and keeps it that way until the
+   * returned release function is called: for work that must run between tasks
+   * (loading a module into the program). Grants resume after the release.
+   * @returns {Promise<() => void>}
+   */
+  exclusive() {
+    this.exclusives++;
+    const release = () => {
+      this.exclusives--;
+      if (this.exclusives === 0 && this.onExclusiveEnd) this.onExclusiveEnd();
+    };
+    if (this.holder === null) return Promise.resolve(release);
+    return new Promise((resolve) => { this.releaseWaiters.push(() => resolve(release)); });
+  }
+
+  /** Called whenever the permit becomes free. */
+  permitReleased() {
+    if (this.releaseWaiters.length === 0) return;
+    const waiters = this.releaseWaiters;
+    this.releaseWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
    * A suspended task whose operation settled takes the permit directly, if the
    * permit is free, nothing is ready ahead of it and the turn has budget left.
    * @param {Task} task
    * @returns {boolean} whether it now holds the permit
    */
   claim(task) {
-    if (this.holder !== null || this.paused || task._s !== S.suspended || task._ready) return false;
+    if (this.holder !== null || this.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
     if (this.ready !== 0 || (this.byState[S.queued] !== 0 && this.pickNext() !== null)) return false;
     if (!this.takeStep()) return false;
     this.holder = task;

@@ -391,6 +391,18 @@ export class ModuleWriter {
     return this.importedTables++;
   }
 
+  /** Imports a memory (it counts as memory 0). */
+  importMemory(module, field, min) {
+    const out = [];
+    name(out, module);
+    name(out, field);
+    out.push(2, 0);
+    u32(out, min);
+    this.imports.push(out);
+    this.importedMemories = 1;
+    return 0;
+  }
+
   /**
    * Imports an exception tag (the JS API's WebAssembly.JSTag has one externref).
    * @returns {number} tag index

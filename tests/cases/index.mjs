@@ -1,9 +1,11 @@
 // Every contract case, by suite. The node:test runner (tests/node/cases.test.mjs)
 // and the Chromium runner (tests/browser/cases.test.mjs) both run this list.
 import { cases as adapters } from './adapters.cases.mjs';
+import { cases as browserHost } from './browser-host.cases.mjs';
 import { cases as cancellation } from './cancellation.cases.mjs';
 import { cases as contracts } from './contracts.cases.mjs';
+import { cases as modules } from './modules.cases.mjs';
 import { cases as services } from './services.cases.mjs';
 
 /** @type {Record<string, import('./support.mjs').Case[]>} */
-export const suites = { contracts, cancellation, adapters, services };
+export const suites = { contracts, cancellation, adapters, services, browserHost, modules };

@@ -1,28 +1,49 @@
 # snail_add_program(<name> SOURCES <file>... [LIBRARIES <lib>...]
-#                   [STACK_SIZE <bytes>] [OUTPUT_DIRECTORY <dir>])
+#                   [STACK_SIZE <bytes>] [OUTPUT_DIRECTORY <dir>] [DYNAMIC])
 #
-# Builds C++ sources into a snail-core program: a wasm32-wasi reactor linked with
-# the core, exporting its stack pointer and function table, then post-linked
-# (tools/wasm/postlink.mjs: Binaryen's stack-check pass, the stack registers'
-# exports, the `snail.abi` section, optimisation). The result is
-# <OUTPUT_DIRECTORY>/<name>.wasm (default: SNAIL_PROGRAM_OUTPUT_DIRECTORY,
-# itself ${CMAKE_BINARY_DIR}/programs unless set).
+# Builds C++ sources into a snail-core program: a wasm32 reactor linked with
+# the core (SnailCore::core), exporting its stack pointer and function table,
+# then post-linked (tools/wasm/postlink.mjs: Binaryen's stack-check pass, the
+# stack registers' exports, the `snail.abi` section, optimisation). The result
+# is <OUTPUT_DIRECTORY>/<name>.wasm (default: SNAIL_PROGRAM_OUTPUT_DIRECTORY,
+# itself ${CMAKE_BINARY_DIR}/programs unless set); the target <name> builds it.
+#
+# DYNAMIC makes a program that modules can be loaded into at run time
+# (snail_add_side_module() in SnailModule.cmake, docs/abi.md "Dynamically
+# loaded modules"): its symbols are exported and its table can grow.
 #
 # STACK_SIZE is the neutral stack: the one the program's initialisation and the
 # host's calls between tasks run on. Each task gets its own segment at run time.
+#
+# This file serves three places: the snail-core source tree (its CMakeLists.txt
+# includes it), an installed CMake package and the npm package (their
+# SnailCoreConfig.cmake includes it). The post-link step runs in Node with the
+# npm package `binaryen`:
+#   SNAIL_NODE          the node executable
+#   SNAIL_POSTLINK      tools/wasm/postlink.mjs
+#   SNAIL_NODE_MODULES  a node_modules directory that holds binaryen; empty when
+#                       Node finds it from postlink.mjs itself (source tree, npm)
+#
+# Toolchains: wasm32-wasi (the toolchain file wasm32-wasi.cmake next to this
+# file), or Emscripten (emcmake) for a standalone Wasm module; see docs/guide.md.
+include_guard(GLOBAL)
 
 set(SNAIL_PROGRAM_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/programs" CACHE PATH
     "where snail_add_program() puts programs by default")
-set(SNAIL_POSTLINK "${CMAKE_CURRENT_LIST_DIR}/../wasm/postlink.mjs" CACHE FILEPATH
-    "snail-core post-link step")
+if(NOT SNAIL_POSTLINK)
+  set(SNAIL_POSTLINK "${CMAKE_CURRENT_LIST_DIR}/../wasm/postlink.mjs" CACHE FILEPATH
+      "snail-core post-link step")
+endif()
 if(NOT SNAIL_NODE)
   find_program(SNAIL_NODE node HINTS "${CMAKE_CURRENT_LIST_DIR}/../../node_modules/.bin"
                NO_DEFAULT_PATH)
   find_program(SNAIL_NODE node)
 endif()
+set(SNAIL_POSTLINK_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/snail-postlink.mjs")
+include("${CMAKE_CURRENT_LIST_DIR}/SnailModule.cmake")
 
 function(snail_add_program name)
-  cmake_parse_arguments(ARG "" "STACK_SIZE;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "DYNAMIC" "STACK_SIZE;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "snail_add_program(${name}): SOURCES is required")
   endif()
@@ -32,27 +53,58 @@ function(snail_add_program name)
   if(NOT ARG_OUTPUT_DIRECTORY)
     set(ARG_OUTPUT_DIRECTORY "${SNAIL_PROGRAM_OUTPUT_DIRECTORY}")
   endif()
+  if(NOT SNAIL_NODE)
+    message(FATAL_ERROR "snail_add_program(${name}): the post-link step needs Node; "
+                        "set SNAIL_NODE to a node executable")
+  endif()
 
   set(linked ${name}.linked)
   add_executable(${linked} ${ARG_SOURCES})
   target_link_libraries(${linked} PRIVATE SnailCore::core ${ARG_LIBRARIES})
   target_compile_options(${linked} PRIVATE -Wall -Wextra)
-  target_link_options(${linked} PRIVATE
-    -mexec-model=reactor
-    "LINKER:--export=__stack_pointer"
-    "LINKER:--export-table"
-    "LINKER:-z,stack-size=${ARG_STACK_SIZE}"
-    "LINKER:--undefined=snail_stack_acquire"
-    "LINKER:--undefined=snail_stack_release"
-    "LINKER:--undefined=snail_alloc"
-    "LINKER:--undefined=snail_free")
+  if(EMSCRIPTEN)
+    # A standalone Wasm module without Emscripten's JavaScript: its imports are
+    # module snail's and WASI's, which the snail-core runtime provides.
+    set_target_properties(${linked} PROPERTIES SUFFIX ".wasm")
+    target_link_options(${linked} PRIVATE
+      -sSTANDALONE_WASM
+      --no-entry
+      -sERROR_ON_UNDEFINED_SYMBOLS=0
+      -sWARN_ON_UNDEFINED_SYMBOLS=0
+      -sTOTAL_STACK=${ARG_STACK_SIZE}
+      -mmutable-globals
+      "SHELL:-Wl,--export=__stack_pointer"
+      "SHELL:-Wl,--export-table"
+      "SHELL:-Wl,--undefined=snail_stack_acquire"
+      "SHELL:-Wl,--undefined=snail_stack_release"
+      "SHELL:-Wl,--undefined=snail_alloc"
+      "SHELL:-Wl,--undefined=snail_free")
+  else()
+    target_link_options(${linked} PRIVATE
+      -mexec-model=reactor
+      "LINKER:--export=__stack_pointer"
+      "LINKER:--export-table"
+      "LINKER:-z,stack-size=${ARG_STACK_SIZE}"
+      "LINKER:--undefined=snail_stack_acquire"
+      "LINKER:--undefined=snail_stack_release"
+      "LINKER:--undefined=snail_alloc"
+      "LINKER:--undefined=snail_free")
+  endif()
 
+  if(ARG_DYNAMIC)
+    snail_detail_dynamic_program(${name} ${linked})
+  endif()
+
+  if(SNAIL_NODE_MODULES)
+    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK_LAUNCHER}" --node-modules "${SNAIL_NODE_MODULES}" "${SNAIL_POSTLINK}")
+  else()
+    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK}")
+  endif()
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIRECTORY}"
-    COMMAND "${SNAIL_NODE}" "${SNAIL_POSTLINK}" "$<TARGET_FILE:${linked}>" "${output}"
-            --stack-size ${ARG_STACK_SIZE}
+    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --stack-size ${ARG_STACK_SIZE}
     DEPENDS ${linked} "${SNAIL_POSTLINK}"
     COMMENT "Post-linking snail-core program ${name}.wasm"
     VERBATIM)
@@ -60,7 +112,8 @@ function(snail_add_program name)
 endfunction()
 
 # snail_add_wat_program(<name> <file.wat> [OUTPUT_DIRECTORY <dir>])
-# Assembles a program written in WebAssembly text (with the npm package wabt).
+# Assembles a program written in WebAssembly text (with the npm package wabt;
+# the source tree only).
 function(snail_add_wat_program name source)
   cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "" ${ARGN})
   if(NOT ARG_OUTPUT_DIRECTORY)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Post-link step for snail-core programs, built on Binaryen (npm `binaryen`):
 //
-//   node tools/wasm/postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--debug]
+//   node tools/wasm/postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--side] [--debug]
 //
 // 1. Binaryen's stack-check pass guards every change of __stack_pointer against
 //    two new globals, the stack's base (highest address) and limit (lowest).
@@ -13,6 +13,12 @@
 //    the program's initialisation and the host's calls between tasks use).
 // 4. A custom section `snail.abi` records the ABI version.
 // 5. The module is optimised and, unless --debug, stripped of debug info.
+//
+// --side post-links a side module (docs/abi.md, "Dynamically loaded modules"):
+// it imports the program's __stack_pointer, so the stack-check pass guards it
+// against the program's registers, imported as env.snail.stack.base/limit
+// instead of globals of its own; the handler globals it defines become imports
+// env.snail.handler.NAME (handler names are program-wide).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
@@ -31,9 +37,10 @@ const { values, positionals } = parseArgs({
   options: {
     'stack-size': { type: 'string', default: '65536' },
     debug: { type: 'boolean', default: false },
+    side: { type: 'boolean', default: false },
   },
 });
-if (positionals.length !== 2) fail('usage: postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--debug]');
+if (positionals.length !== 2) fail('usage: postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--side] [--debug]');
 const [input, output] = positionals;
 const stackSize = Number(values['stack-size']);
 if (!Number.isInteger(stackSize) || stackSize <= 0) fail(`--stack-size must be a positive integer, got ${values['stack-size']}`);
@@ -71,9 +78,44 @@ function exportsByName() {
   return map;
 }
 
+/** Whether the module imports the program's stack pointer (a side module that uses its stack). */
+function importsStackPointer() {
+  for (let i = 0; i < mod.getNumGlobals(); i++) {
+    const g = binaryen.getGlobalInfo(mod.getGlobalByIndex(i));
+    if (g.module === 'env' && g.base === '__stack_pointer') return true;
+  }
+  return false;
+}
+
 const exported = exportsByName();
 const sp = exported.get('__stack_pointer');
-if (sp) {
+if (values.side) {
+  if (!readModuleInfo(bytes).customSections.includes('dylink.0')) {
+    fail(`${input} has no dylink.0 section: link side modules with -shared and -Wl,--experimental-pic`);
+  }
+  // Handler names are program-wide: a handler global the module defines (the
+  // C++ headers define one wherever SNAIL_HANDLER is used) becomes an import
+  // env.snail.handler.NAME, which the loader binds to the program's register
+  // of that name, or to a new one that starts null.
+  for (const [name, info] of exportsByName()) {
+    if (!name.startsWith('snail.handler.') || info.kind !== binaryen.ExternalGlobal) continue;
+    const g = binaryen.getGlobalInfo(mod.getGlobal(info.value));
+    if (g.module) continue;
+    mod.removeExport(name);
+    mod.removeGlobal(info.value);
+    mod.addGlobalImport(info.value, 'env', name, g.type, true);
+  }
+  if (importsStackPointer()) {
+    mod.runPasses(['stack-check']);
+    // The stack's bounds are the program's registers, switched per task.
+    for (const [name, field] of [['__stack_base', 'snail.stack.base'], ['__stack_limit', 'snail.stack.limit']]) {
+      if (!globalNames().includes(name)) fail(`Binaryen's stack-check pass did not create ${name}`);
+      mod.removeGlobal(name);
+      mod.addGlobalImport(name, 'env', field, binaryen.i32, true);
+    }
+    mod.removeExport('__set_stack_limits');
+  }
+} else if (sp) {
   if (sp.value !== '__stack_pointer') fail(`the stack pointer global is named ${sp.value}, not __stack_pointer; Binaryen's stack-check would miss it`);
   const spInfo = binaryen.getGlobalInfo(mod.getGlobal(sp.value));
   const spInit = binaryen.getExpressionInfo(spInfo.init).value;

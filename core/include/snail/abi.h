@@ -97,6 +97,17 @@ int32_t snail_file_write(const char* path, uint32_t path_len, const void* data, 
     SNAIL_IMPORT(file_write);
 int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
 
+/* Dynamically loaded modules (docs/abi.md, "Dynamically loaded modules").
+ * module_load suspends: it loads the module the embedder resolves `name` to (or
+ * finds it loaded already) and writes its handle at `handle`; on failure the
+ * reason, naming the module, goes to the out cell `error` (if not 0).
+ * module_function returns the table index of an exported function of a loaded
+ * module, or -SNAIL_INVALID (unknown handle) or -SNAIL_NOT_FOUND. */
+int32_t snail_module_load(const char* name, uint32_t name_len, int32_t* handle, snail_out* error)
+    SNAIL_IMPORT(module_load);
+int32_t snail_module_function(int32_t handle, const char* name, uint32_t name_len)
+    SNAIL_IMPORT(module_function);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 
 #include "snail/abi.h"
 #include "snail/handler.hpp"
+#include "snail/modules.hpp"
 #include "snail/services.hpp"
 #include "snail/status.hpp"
 #include "snail/task.hpp"

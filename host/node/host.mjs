@@ -1,0 +1,81 @@
+// nodeHost(): everything the Node host grants a program, as options for
+// Runtime.load (docs/node.md).
+//
+//   const rt = await Runtime.load('app.wasm', nodeHost({ dirs: ['data'], allowNet: ['example.com'], env: ['HOME'] }));
+//
+// Nothing is granted by default: no directory, no network host, no
+// environment variable, no standard input; storage lives in memory unless a
+// directory is given.
+import { SnailError } from '../browser/errors.mjs';
+import { MemoryStorage } from '../browser/services.mjs';
+import { GrantedFiles } from './files.mjs';
+import { LineReader } from './stdin.mjs';
+import { DirectoryStorage } from './storage.mjs';
+
+/**
+ * @typedef {object} NodeHostOptions
+ * @property {import('./files.mjs').DirGrant[]} [dirs]  directories the program may read and
+ *   write files in (see docs/node.md for how its paths map to them)
+ * @property {string[]} [allowNet]  hosts (host or host:port, '*' for any) snail.fetch may reach
+ * @property {string[] | Record<string, string>} [env]  variable names to copy from this
+ *   process's environment, or the variables themselves
+ * @property {string} [storageDir]  a directory for durable storage (default: in memory)
+ * @property {boolean | NodeJS.ReadableStream} [stdin]  true for process.stdin, or a stream
+ *   whose lines snail::stdin_line reads (default: none, stdin_line is denied)
+ * @property {string} [cwd]  what relative directory paths resolve against (default: process.cwd())
+ */
+
+/**
+ * The `services`, `permissions` and `env` options of Runtime.load for a
+ * program run under Node with the given grants.
+ * @param {NodeHostOptions} [options]
+ * @returns {{ services: import('../browser/services.mjs').HostServices,
+ *             permissions: import('../browser/services.mjs').Permissions,
+ *             env: Record<string, string> }}
+ */
+export function nodeHost(options = {}) {
+  const known = ['dirs', 'allowNet', 'env', 'storageDir', 'stdin', 'cwd'];
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new SnailError(`nodeHost() has no option "${key}"; its options are ${known.join(', ')}`, { code: 'ERR_OPTION' });
+  }
+  const files = new GrantedFiles(options.dirs ?? [], { cwd: options.cwd });
+  const allowNet = options.allowNet ?? [];
+  if (!Array.isArray(allowNet) || allowNet.some((h) => typeof h !== 'string' || h === '')) {
+    throw new SnailError('nodeHost(): allowNet takes a list of host names', { code: 'ERR_OPTION' });
+  }
+  const storage = options.storageDir === undefined ? new MemoryStorage() : new DirectoryStorage(options.storageDir);
+  /** @type {import('../browser/services.mjs').HostServices} */
+  const services = { storage, files: files.service() };
+  if (options.stdin) {
+    const stream = options.stdin === true ? () => process.stdin : options.stdin;
+    services.stdin = new LineReader(stream).service();
+  }
+  return { services, permissions: { net: [...allowNet] }, env: environment(options.env) };
+}
+
+/**
+ * @param {string[] | Record<string, string> | undefined} env
+ * @returns {Record<string, string>}
+ */
+function environment(env) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  if (env === undefined) return out;
+  if (Array.isArray(env)) {
+    for (const name of env) {
+      if (typeof name !== 'string' || name === '' || name.includes('=')) {
+        throw new SnailError(`nodeHost(): env takes variable names, got ${JSON.stringify(name)}`, { code: 'ERR_OPTION' });
+      }
+      // A variable this process does not have stays unset for the program.
+      const value = process.env[name];
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+  if (env === null || typeof env !== 'object') throw new SnailError('nodeHost(): env takes a list of names or an object', { code: 'ERR_OPTION' });
+  for (const [k, v] of Object.entries(env)) {
+    if (k === '' || k.includes('=') || typeof v !== 'string') throw new SnailError(`nodeHost(): env.${k} must be a string under a name without "="`, { code: 'ERR_OPTION' });
+    out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+// Process signals as named event sources (docs/node.md, "Signals").
+//
+//   registerSignal(rt, 'SIGUSR1');                  // programs wait on "signal:SIGUSR1"
+//   registerSignal(rt, 'SIGHUP', { queue: true });   // and keep the ones nobody waited for
+//
+// By default a signal is caught only while a task waits on it: the listener is
+// on `process` for the duration of the wait and removed with it, so at every
+// other moment the signal has its usual effect (SIGTERM and SIGINT end the
+// process, SIGUSR1 starts Node's inspector). With `queue: true` the signal is
+// caught for as long as it is registered: deliveries that find no waiting task
+// are counted and each later wait takes one at once. Either way the listener
+// does not keep the process alive (Node does not count signal watchers); a
+// waiting task does, because it is live. A program receives the signal's name
+// ("SIGUSR1") as the event's detail.
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+
+import { SnailError } from '../browser/errors.mjs';
+
+/** Signals that cannot be caught, or that Node reserves. */
+const UNCATCHABLE = new Set(['SIGKILL', 'SIGSTOP', 'SIGBUS', 'SIGFPE', 'SIGSEGV', 'SIGILL']);
+
+/**
+ * A signal caught for as long as it is registered, with deliveries that found
+ * no listener kept for the next one. An EventEmitter whose `type` event fires
+ * once per delivery.
+ */
+export class QueuedSignal extends EventEmitter {
+  /** @param {NodeJS.Signals} signal */
+  constructor(signal) {
+    super();
+    this.signal = signal;
+    /** Deliveries no listener has taken yet. */
+    this.pending = 0;
+    this.onSignal = () => {
+      if (this.listenerCount(signal) > 0) this.emit(signal, signal);
+      else this.pending++;
+    };
+    process.on(signal, this.onSignal);
+  }
+
+  /** @param {string | symbol} type @param {(...args: any[]) => void} listener */
+  on(type, listener) {
+    super.on(type, listener);
+    if (type === this.signal && this.pending > 0) {
+      // Later, never during on(): the listener's owner has not finished arming.
+      queueMicrotask(() => {
+        if (this.pending > 0 && this.listenerCount(this.signal) > 0) {
+          this.pending--;
+          this.emit(this.signal, this.signal);
+        }
+      });
+    }
+    return this;
+  }
+
+  /** Stops catching the signal. */
+  close() {
+    process.off(this.signal, this.onSignal);
+  }
+}
+
+/**
+ * Registers a process signal on a runtime's event registry as
+ * "signal:NAME". Returns a function that removes it (and, with `queue`,
+ * stops catching the signal).
+ * @param {{ events: import('../browser/services.mjs').EventRegistry }} rt
+ * @param {string} signal  a signal name, for example "SIGUSR1"
+ * @param {{ queue?: boolean, name?: string }} [options]  `queue`: catch it while registered
+ *   and keep deliveries no task waited for; `name`: the event name (default "signal:NAME")
+ * @returns {() => void}
+ */
+export function registerSignal(rt, signal, options = {}) {
+  if (typeof signal !== 'string' || !(signal in os.constants.signals)) {
+    throw new SnailError(`registerSignal(): "${String(signal)}" is not a signal of this system`, { code: 'ERR_ARG' });
+  }
+  if (UNCATCHABLE.has(signal)) {
+    throw new SnailError(`registerSignal(): ${signal} cannot be waited for`, { code: 'ERR_ARG' });
+  }
+  const sig = /** @type {NodeJS.Signals} */ (signal);
+  const name = options.name ?? `signal:${sig}`;
+  const detail = () => sig;
+  if (!options.queue) return rt.events.register(name, process, sig, { detail });
+  const source = new QueuedSignal(sig);
+  let unregister;
+  try {
+    unregister = rt.events.register(name, source, sig, { detail });
+  } catch (error) {
+    source.close();
+    throw error;
+  }
+  return () => {
+    unregister();
+    source.close();
+  };
+}

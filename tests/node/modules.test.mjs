@@ -1,0 +1,207 @@
+// Dynamically loaded modules (docs/abi.md, "Dynamically loaded modules"):
+// loading into a running program from JS and from a task, the register file
+// growing under suspended tasks, suspending inside loaded code, failures, and
+// loading the same module twice. Programs: tests/programs/dynamic.cpp (built
+// DYNAMIC), the side module tests/programs/modules/cpp_plugin.cpp and the
+// hand-written modules in tests/programs/modules/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { Status } from '../../host/browser/index.mjs';
+import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
+import { until } from '../cases/support.mjs';
+import { nodeContext, program, programs, root } from './helpers.mjs';
+
+const moduleFile = (/** @type {string} */ name) => path.join(programs, 'modules', `module_${name}.wasm`);
+/** The modules a task may load by name: the hand-written ones, and cpp_plugin beside the program. */
+const MODULES = {
+  plugin: moduleFile('plugin'),
+  missing_symbol: moduleFile('missing_symbol'),
+  wrong_type: moduleFile('wrong_type'),
+  not_abi: moduleFile('not_abi'),
+  garbage: path.join(root, 'tests/programs/modules/garbage.txt'),
+  cpp_plugin: program('cpp_plugin'),
+  // "nowhere" is missing on purpose.
+};
+
+/** @param {import('../../host/browser/index.mjs').RuntimeOptions} [options] */
+const loadDynamic = (options = {}) => loadDynamicIn(nodeContext, { modules: MODULES, ...options });
+
+test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts_null_in_each', async () => {
+  const { rt, events, release, paused } = await loadDynamic();
+  assert.deepEqual(rt.handlerGlobals.map((h) => [h.name, h.module, h.type]), [['main_tag', rt.name, 'i32']]);
+  const tasks = Array.from({ length: 100 }, (_, i) => rt.dispatch('hold', i + 1));
+  await until(() => paused() === 100, 'all 100 tasks to suspend in test.pause');
+  assert.ok(tasks.every((t) => t.state === 'suspended'), 'every task is suspended while the module loads');
+
+  const loaded = await rt.loadModule(MODULES.plugin, { name: 'plugin' });
+  assert.equal(loaded.name, 'plugin');
+  assert.ok(loaded.handle > 0);
+  assert.deepEqual(loaded.handlers, ['plugin_count', 'plugin_token']);
+  assert.deepEqual(rt.handlerGlobals.map((h) => [h.name, h.module, h.type]), [
+    ['main_tag', rt.name, 'i32'],
+    ['plugin_count', 'plugin', 'i32'],
+    ['plugin_token', 'plugin', 'externref'],
+  ]);
+  assert.deepEqual(rt.modules.map((m) => [m.name, m.handle]), [['plugin', loaded.handle]]);
+
+  release();
+  await rt.drain();
+  for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  checkHoldEvents(events, tasks.length);
+  // Root tasks dispatched afterwards start from the defaults: null.
+  const plugin = /** @type {any} */ (loaded.exports);
+  assert.equal(plugin.count(), 0);
+  assert.equal(plugin.token(), -1);
+  const stats = rt.stats();
+  assert.equal(stats.failed, 0);
+  assert.equal(stats.returned, 2 * tasks.length);
+  await rt.close();
+});
+
+test('modules: tasks_queued_when_a_module_loads_see_its_handlers_null_too', async () => {
+  const { rt, events, release } = await loadDynamic({ maxEntered: 4 });
+  release();
+  // maxEntered 4: most of these are still queued, not started, when the load runs.
+  const tasks = Array.from({ length: 40 }, (_, i) => rt.dispatch('hold', i + 1));
+  const queuedAtLoad = tasks.filter((t) => t.state === 'queued').length;
+  await rt.loadModule(MODULES.plugin, { name: 'plugin' });
+  await rt.drain();
+  assert.ok(queuedAtLoad >= 30, `tasks were queued at the load (${queuedAtLoad})`);
+  for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  checkHoldEvents(events, tasks.length);
+  await rt.close();
+});
+
+test('modules: a_cpp_side_module_loaded_from_tasks_suspends_inside_with_every_register_intact', async () => {
+  const { rt, events, texts } = await loadDynamic({ maxSteps: 3 });
+  const loaders = [];
+  const busy = [];
+  for (let i = 0; i < 30; i++) {
+    loaders.push(rt.dispatch('use_cpp', 100 + i));
+    busy.push(rt.dispatch('busy', 500 + i));
+  }
+  await rt.drain();
+  assert.deepEqual(texts, [], 'no load failed');
+  for (const t of [...loaders, ...busy]) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  assert.equal(events.filter((e) => e.kind === EV.pluginInit).length, 1, 'the module was instantiated once for 30 concurrent loads');
+  assert.deepEqual(rt.modules.map((m) => m.name), ['cpp_plugin']);
+  const tag = rt.handlerGlobals.find((h) => h.name === 'plugin_tag');
+  assert.deepEqual(tag, { name: 'plugin_tag', module: 'cpp_plugin', type: 'i32' });
+  assert.equal(rt.stats().failed, 0);
+  // 30 use_cpp + 30 busy + 2 children per plugin_work call (rounds 2 and 5).
+  assert.equal(rt.stats().returned, 60 + 60);
+  await rt.close();
+});
+
+test('modules: a_cpp_side_module_loaded_from_js_runs_its_constructors_once_and_tasks_find_it_by_name', async () => {
+  const { rt, events } = await loadDynamic();
+  const m = await rt.loadModule(MODULES.cpp_plugin, { name: 'cpp_plugin' });
+  assert.equal(events.filter((e) => e.kind === EV.pluginInit).length, 1);
+  assert.deepEqual(m.handlers, ['plugin_tag']);
+  // A task loading it by name gets the same module.
+  const t = rt.dispatch('use_cpp', 7);
+  await rt.drain();
+  assert.equal(t.value, 0);
+  assert.equal(events.filter((e) => e.kind === EV.pluginInit).length, 1);
+  await rt.close();
+});
+
+const FAILURES = [
+  {
+    index: 1, name: 'missing_symbol', status: Status.failed,
+    text: 'module missing_symbol does not link:\n  - it imports the function no_such_function, which neither the program nor a loaded module exports',
+  },
+  { index: 2, name: 'wrong_type', status: Status.failed, text: /^module wrong_type does not link: .*(type|signature)/is },
+  {
+    index: 3, name: 'not_abi', status: Status.failed,
+    text: 'module not_abi does not follow the snail-core ABI (docs/abi.md):\n'
+      + '  - it imports snail.sleep with type (func (param i32) (result i32)); the ABI type is (func (param f64) (result i32))\n'
+      + '  - its handler global "snail.handler.bad_const" is immutable; handlers are mutable globals',
+  },
+  { index: 4, name: 'garbage', status: Status.failed, text: /^module garbage does not compile: .*not a WebAssembly module/ },
+  { index: 5, name: 'nowhere', status: Status.not_found, text: 'module nowhere could not be found: the modules option does not name it' },
+];
+
+test('modules: a_module_that_fails_to_load_gives_the_loading_task_a_status_and_the_reason', async () => {
+  const { rt, texts } = await loadDynamic();
+  const busy = Array.from({ length: 10 }, (_, i) => rt.dispatch('busy', 900 + i));
+  for (const f of FAILURES) {
+    texts.length = 0;
+    const t = rt.dispatch('try_load', f.index);
+    await t.result.catch(() => {});
+    assert.equal(t.value, -f.status, `${f.name}: status`);
+    assert.equal(texts.length, 1);
+    assert.equal(texts[0].status, f.status);
+    if (typeof f.text === 'string') assert.equal(texts[0].text, f.text);
+    else assert.match(texts[0].text, f.text);
+  }
+  // The runtime and every other task went on; a good module still loads.
+  texts.length = 0;
+  const good = rt.dispatch('try_load', 0);
+  await rt.drain();
+  assert.ok(good.value > 0, `the plugin loaded after the failures (${good.value}, ${texts[0]?.text})`);
+  for (const t of busy) assert.equal(t.value, 0);
+  assert.deepEqual(rt.modules.map((m) => m.name), ['plugin']);
+  assert.equal(rt.stats().failed, 0);
+  await rt.close();
+});
+
+test('modules: rt_loadModule_rejects_a_failing_module_with_ERR_MODULE_and_the_reason', async () => {
+  const { rt } = await loadDynamic();
+  for (const f of FAILURES.filter((x) => x.name !== 'nowhere')) {
+    await assert.rejects(rt.loadModule(MODULES[f.name], { name: f.name }), (error) => {
+      assert.equal(error.name, 'ModuleLoadError');
+      assert.equal(error.code, 'ERR_MODULE');
+      assert.equal(error.status, f.status);
+      if (typeof f.text === 'string') assert.equal(error.message, f.text);
+      else assert.match(error.message, f.text);
+      return true;
+    });
+  }
+  await assert.rejects(rt.loadModule(path.join(programs, 'modules', 'absent.wasm')), (error) => {
+    assert.equal(error.status, Status.not_found);
+    assert.match(error.message, /^module .*absent\.wasm could not be found: .*no such file/);
+    return true;
+  });
+  await assert.rejects(rt.loadModule(fs.readFileSync(MODULES.plugin)), { code: 'ERR_ARG' });
+  assert.deepEqual(rt.modules, []);
+  assert.deepEqual(rt.handlerGlobals.map((h) => h.name), ['main_tag'], 'a failed load adds no registers');
+  await rt.close();
+});
+
+test('modules: loading_the_same_module_twice_gives_the_same_module', async () => {
+  const { rt } = await loadDynamic();
+  const [a, b] = await Promise.all([
+    rt.loadModule(MODULES.plugin, { name: 'plugin' }),
+    rt.loadModule(MODULES.plugin, { name: 'plugin' }),
+  ]);
+  assert.equal(a.handle, b.handle);
+  assert.equal(a.exports, b.exports, 'one instance');
+  const t = rt.dispatch('load_twice');
+  await rt.drain();
+  assert.equal(t.value, a.handle, 'a task loading it twice by name gets the same handle');
+  const c = await rt.loadModule(MODULES.plugin, { name: 'plugin' });
+  assert.equal(c.handle, a.handle);
+  assert.equal(rt.handlerGlobals.filter((h) => h.module === 'plugin').length, 2, 'its handlers joined once');
+  // The same bytes under another name would be a second instance defining
+  // the same handler globals: handler names are program-wide, so it is refused.
+  await assert.rejects(rt.loadModule(MODULES.plugin, { name: 'plugin-copy' }), {
+    code: 'ERR_MODULE',
+    message: 'module plugin-copy does not link:\n'
+      + '  - it defines the handler global snail.handler.plugin_count, which module plugin already has; handler names are program-wide, so import it as env.snail.handler.plugin_count to share it\n'
+      + '  - it defines the handler global snail.handler.plugin_token, which module plugin already has; handler names are program-wide, so import it as env.snail.handler.plugin_token to share it',
+  });
+  // A module without handler globals, loaded under two names: two instances.
+  const one = await rt.loadModule(moduleFile('counter'), { name: 'counter-1' });
+  const two = await rt.loadModule(moduleFile('counter'), { name: 'counter-2' });
+  assert.notEqual(one.handle, two.handle);
+  const next1 = /** @type {any} */ (one.exports).next;
+  const next2 = /** @type {any} */ (two.exports).next;
+  assert.deepEqual([next1(), next1(), next2()], [1, 2, 1]);
+  assert.deepEqual(rt.modules.map((m) => m.name), ['plugin', 'counter-1', 'counter-2']);
+  await rt.close();
+  await assert.rejects(rt.loadModule(MODULES.plugin, { name: 'late' }), { code: 'ERR_CLOSED' });
+});
