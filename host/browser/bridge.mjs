@@ -1157,13 +1157,20 @@ export class Bridge {
       // program (to allocate the memory it is delivered in), on its stack.
       this.regs.install(task._slot);
       if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
-      if (outcome === OK) {
-        delivery = spec.accept(result, task, args);
-      } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {
-        // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
-        delivery = new Rejection(result);
-      } else {
-        delivery = spec.failed(result, task, /** @type {any[]} */ (args));
+      try {
+        if (outcome === OK) {
+          delivery = spec.accept(result, task, args);
+        } else if (result instanceof SnailError && result.code === 'ERR_ADAPTER') {
+          // A broken adapter is a bug to fix, not a status to handle: the task fails with it.
+          delivery = new Rejection(result);
+        } else {
+          delivery = spec.failed(result, task, /** @type {any[]} */ (args));
+        }
+      } catch (error) {
+        // Delivering threw (a backend that returned the wrong kind of value):
+        // the task fails with the error, as on the direct path; the scheduler
+        // goes on.
+        delivery = new Rejection(error);
       }
     }
     if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });

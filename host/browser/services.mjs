@@ -173,7 +173,8 @@ export class EventRegistry {
  * @property {{ read: (signal: AbortSignal, path: string) => Promise<Uint8Array>,
  *              write: (signal: AbortSignal, path: string, data: Uint8Array) => Promise<void> }} [files]
  *   file access, under the host's own permission checks (Node)
- * @property {{ line: (signal: AbortSignal) => Promise<string | null> }} [stdin]  lines of standard input
+ * @property {{ line: (signal: AbortSignal) => Promise<string | null>, unread?: (line: string) => void }} [stdin]  lines of
+ *   standard input; `unread` takes back a line that was read for a task cancelled before it got it
  */
 
 /**
@@ -277,9 +278,11 @@ export function serviceImports(bridge, host) {
    * @param {string} name
    * @param {(args: any[]) => { describe: string, operation: (signal: AbortSignal) => Promise<unknown> | unknown,
    *   accept: (v: unknown) => unknown, onError?: (e: unknown) => unknown }} prepare
+   * @param {{ discard?: (result: any) => void }} [extra]  the disposer of a value never delivered
    */
-  const service = (name, prepare) => bridge.suspending({
+  const service = (name, prepare, extra = {}) => bridge.suspending({
     ...base,
+    ...extra,
     name: `snail.${name}`,
     prepare: (args) => [prepare(args)],
     describe: ([p]) => p.describe,
@@ -441,6 +444,12 @@ export function serviceImports(bridge, host) {
         return line;
       },
       accept: intoOut(out),
-    })),
+    }), {
+      // A line read for a task that was cancelled before it got it goes back
+      // to the head of the input, for the next wait.
+      discard: (line) => {
+        if (typeof line === 'string') services.stdin?.unread?.(line);
+      },
+    }),
   };
 }

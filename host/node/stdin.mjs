@@ -148,7 +148,10 @@ export class LineReader {
 
   /** The `stdin` service of HostServices. */
   service() {
-    return { line: (/** @type {AbortSignal} */ signal) => this.line(signal) };
+    return {
+      line: (/** @type {AbortSignal} */ signal) => this.line(signal),
+      unread: (/** @type {string} */ line) => this.unread(line),
+    };
   }
 }
 

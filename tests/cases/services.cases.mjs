@@ -140,4 +140,25 @@ export const cases = [
       assertQuiet(rt);
     },
   },
+  {
+    name: 'services: a_backend_returning_the_wrong_kind_of_value_fails_the_task_and_the_scheduler_goes_on',
+    async run(ctx) {
+      for (const directWaits of [true, false]) {
+        const storage = new MemoryStorage();
+        // A broken backend: list() must give an array of keys.
+        storage.list = async () => /** @type {any} */ ('not an array');
+        const { rt } = await loadServices(ctx, { directWaits, services: { storage } });
+        const broken = [rt.dispatch('storage_roundtrip'), rt.dispatch('storage_roundtrip')];
+        const fine = rt.dispatch('event_unknown');
+        await rt.drain();
+        for (const t of broken) {
+          assert.equal(t.state, 'failed', `directWaits ${directWaits}: ${t}`);
+          assert.match(String(t.error?.message), /keys\.join is not a function/);
+        }
+        assert.equal(fine.state, 'returned', `directWaits ${directWaits}: the other task went on`);
+        await rt.close();
+        assertQuiet(rt);
+      }
+    },
+  },
 ];

@@ -16,6 +16,11 @@ import {
 import { until } from '../cases/support.mjs';
 import { program, root, sink } from './helpers.mjs';
 
+// These tests send this process SIGUSR2, which Node also uses to write a
+// diagnostic report file when report-on-signal is on (the test runner may
+// turn it on): no report files in the working tree.
+process.report.reportOnSignal = false;
+
 const child = path.join(root, 'tests/node/fixtures/signal-child.mjs');
 
 /**
@@ -74,6 +79,23 @@ test('node stdin: a_cancelled_line_read_loses_no_later_line', async () => {
   await rest.done;
   await rt.close();
   assert.equal(text(), 'stdin cancelled []\nstdin ok [first]\nstdin ok [second]\nline [third]\nstdin closed after 1 lines\n');
+});
+
+test('node stdin: a_line_read_for_a_task_cancelled_before_it_got_it_goes_to_the_next_wait', async () => {
+  const input = new PassThrough();
+  const { rt, text } = await load([], { stdin: input });
+  const first = rt.dispatch('stdin_one');
+  await suspended(first);
+  // Runs right after the reader handed "first" to the wait, before the task
+  // could resume with it: the line was read but is never delivered.
+  input.once('data', () => first.cancel());
+  input.write('first\nsecond\n');
+  await first.done;
+  assert.equal(first.state, 'cancelled');
+  const next = rt.dispatch('stdin_one');
+  await next.done;
+  await rt.close();
+  assert.equal(text(), 'stdin cancelled []\nstdin ok [first]\n');
 });
 
 test('node stdin: without_a_stream_stdin_is_denied', async () => {
