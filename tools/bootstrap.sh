@@ -21,7 +21,8 @@ done
 
 say() { printf 'bootstrap: %s\n' "$*"; }
 
-packages=(cmake ninja-build g++ libgtest-dev chromium)
+# emscripten: tests/node/cmake-package.test.mjs builds a program with emcmake.
+packages=(cmake ninja-build g++ libgtest-dev chromium emscripten)
 if [ -z "${WASI_SDK_PATH:-}" ]; then
   packages+=(clang-19 lld-19 llvm-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32)
 elif [ ! -x "$WASI_SDK_PATH/bin/clang++" ]; then

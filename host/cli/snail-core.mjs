@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The snail-core command: runs a program built for snail-core under Node.
 //
-//   snail-core run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]
-//   snail-core demo
+//   snail-core run FILE.wasm [--entry NAME] [--arg N] [--stats] [--trace OUT.json] [-- ARGS...]
+//   snail-core inspect FILE.wasm [--json]
+//   snail-core demo [--trace OUT.json]
+//
+// docs/cli.md is its reference; tests/cli/ holds its golden-output cases.
 //
 // This file must stay loadable by Node releases without JSPI (Node 20 and up),
 // so that they can print why they cannot run programs: it uses no newer syntax
@@ -20,7 +23,14 @@ import { hasJspi } from '../browser/capabilities.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The exit codes the help text documents. */
-const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, internal: 70, interrupted: 130 });
+const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, internal: 70, interrupted: 130, brokenPipe: 141 });
+
+// A reader that goes away (`snail-core run app.wasm | head`) ends the command
+// quietly with 141, the status a shell reports for a C program SIGPIPE ended.
+process.stdout.on('error', (error) => {
+  if (/** @type {NodeJS.ErrnoException} */ (error).code === 'EPIPE') process.exit(EXIT.brokenPipe);
+  throw error;
+});
 
 /** How long a run lasts before the progress line appears, and its refresh period. */
 const PROGRESS_DELAY_MS = 200;
@@ -32,11 +42,16 @@ Runs WebAssembly programs built for snail-core: tasks that suspend on
 JavaScript promises through JSPI, under one scheduler.
 
 Commands:
-  run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]
+  run FILE.wasm [--entry NAME] [--arg N] [--stats] [--trace OUT.json] [-- ARGS...]
                  loads FILE.wasm, dispatches one entry as a root task, waits
                  until every task has finished and exits with the value the
                  entry returned
-  demo           runs the bundled demo (build/programs/demo.wasm) with --stats
+  inspect FILE.wasm [--json]
+                 lists the program's entries, handler globals and imports
+                 (waits, host services, user imports) and says whether it
+                 follows the snail-core ABI, and if not, why
+  demo [--trace OUT.json]
+                 runs the bundled demo (build/programs/demo.wasm) with --stats
                  and prints a summary of the scheduler's work
 
 Options of run:
@@ -44,21 +59,41 @@ Options of run:
   --arg N        the 32-bit integer passed to the entry (default: 0);
                  write --arg=-N for a negative number
   --stats        prints the scheduler's counters to stderr after the run
+  --dir PATH     lets the program read and write files under directory PATH,
+                 which it names as written here (--dir data: "data/x.txt");
+                 repeatable. Without it the program has no files
+  --allow-net HOST
+                 lets snail::fetch reach HOST (host or host:port, '*' for any);
+                 repeatable. Without it the program has no network
+  --env NAME     passes this process's environment variable NAME to the
+                 program; repeatable. Without it the program sees none
+  --storage DIR  keeps the program's storage in directory DIR, durably
+                 (default: in memory, gone when the run ends)
+  --trace OUT.json
+                 writes every task event to OUT.json in the Chrome trace-event
+                 format (a track per task); open it in https://ui.perfetto.dev
+                 or chrome://tracing
   -- ARGS...     everything after -- is the program's argv, after FILE.wasm
+
+Options of inspect:
+  --json         prints the report as JSON
 
 Other options:
   -h, --help     prints this help
   -v, --version  prints the version of snail-core
 
+Ctrl-C cancels every live task and waits until they have unwound (C++
+destructors run); a second Ctrl-C ends the process at once.
+
 Exit codes:
-  0     the entry returned 0
+  0     the entry returned 0; inspect: the module follows the ABI
   1     the entry task failed (it trapped or threw), or the program failed
-        during its initialisation
+        during its initialisation; inspect: the module does not follow the ABI
   2     bad usage or bad input: an unknown option, a missing file, bytes that
         are not WebAssembly, an entry the module does not have, a module that
         does not follow the snail-core ABI, or a Node without JSPI
   70    an internal error of snail-core (a bug: please report it)
-  130   interrupted (Ctrl-C)
+  130   interrupted (Ctrl-C): the live tasks were cancelled
   any other code is the entry's return value, modulo 256: run exits with
   (value & 255), so a program can also return 1, 2 or 130 itself
 
@@ -72,10 +107,22 @@ const OPTIONS = /** @type {const} */ ({
   entry: { type: 'string' },
   arg: { type: 'string' },
   stats: { type: 'boolean' },
+  dir: { type: 'string', multiple: true },
+  'allow-net': { type: 'string', multiple: true },
+  env: { type: 'string', multiple: true },
+  storage: { type: 'string' },
+  trace: { type: 'string' },
+  json: { type: 'boolean' },
 });
 
 /** Options that only `run` takes. */
-const RUN_OPTIONS = ['entry', 'arg', 'stats'];
+const RUN_OPTIONS = ['entry', 'arg', 'stats', 'trace', 'dir', 'allow-net', 'env', 'storage'];
+
+/** Options that only `inspect` takes. */
+const INSPECT_OPTIONS = ['json'];
+
+/** Options of run that demo takes too. */
+const DEMO_OPTIONS = ['trace'];
 
 /** A mistake on the command line: one message line and an optional hint; exit code 2. */
 class CliError extends Error {
@@ -88,12 +135,16 @@ class CliError extends Error {
 
 /**
  * @typedef {object} Command
- * @property {'run' | 'demo' | 'help' | 'version' | 'none'} name
+ * @property {'run' | 'inspect' | 'demo' | 'help' | 'version' | 'none'} name
  * @property {string} [file]  the program's path
  * @property {string} [entry]
  * @property {number} [arg]
  * @property {boolean} [stats]
  * @property {string[]} [programArgs]  argv after the file name
+ * @property {{ dirs: string[], allowNet: string[], env: string[], storage?: string }} [grants]
+ *   what --dir, --allow-net, --env and --storage grant the program (docs/node.md)
+ * @property {string} [trace]  where --trace writes the trace file
+ * @property {boolean} [json]  inspect --json
  */
 
 /**
@@ -108,7 +159,7 @@ function parseCommand(argv) {
   const positionals = [];
   /** @type {string[]} */
   const programArgs = [];
-  /** @type {Record<string, string | boolean>} */
+  /** @type {Record<string, string | boolean | string[]>} */
   const values = {};
   /** @type {string[]} */
   const given = [];
@@ -127,7 +178,7 @@ function parseCommand(argv) {
         });
       }
       if (spec.type === 'boolean') {
-        if (token.value !== undefined) throw new CliError(`option ${token.rawName} takes no value, got "${token.value}"`);
+        if (token.value !== undefined) throw new CliError(`option ${token.rawName} takes no value, got "${token.value}"`, { hint: `${token.rawName} is a switch: write ${token.rawName} alone` });
         values[token.name] = true;
       } else {
         // util.parseArgs takes the next argument as the value even when it looks
@@ -138,7 +189,9 @@ function parseCommand(argv) {
             hint: `write ${token.rawName}=VALUE for a value that starts with -`,
           });
         }
-        values[token.name] = value;
+        values[token.name] = /** @type {{ multiple?: boolean }} */ (spec).multiple
+          ? [.../** @type {string[]} */ (values[token.name] ?? []), value]
+          : value;
       }
       given.push(token.name);
     }
@@ -148,15 +201,17 @@ function parseCommand(argv) {
   if (values.version) return { name: 'version' };
   if (positionals.length === 0) {
     if (given.length > 0 || programArgs.length > 0) {
-      throw new CliError('no command given', { hint: 'snail-core run FILE.wasm, or snail-core demo; see snail-core --help' });
+      throw new CliError('no command given', { hint: 'snail-core run FILE.wasm, snail-core inspect FILE.wasm or snail-core demo; see snail-core --help' });
     }
     return { name: 'none' };
   }
 
   const [command, ...rest] = positionals;
   if (command === 'run') {
+    const foreign = given.find((name) => INSPECT_OPTIONS.includes(name));
+    if (foreign) throw new CliError(`run takes no option --${foreign}`, { hint: `--${foreign} is an option of inspect: snail-core inspect FILE.wasm --${foreign}` });
     if (rest.length === 0) {
-      throw new CliError('run needs the path of a .wasm file', { hint: 'snail-core run FILE.wasm [--entry NAME] [--arg N] [--stats] [-- ARGS...]' });
+      throw new CliError('run needs the path of a .wasm file', { hint: 'snail-core run FILE.wasm [options] [-- ARGS...]; snail-core --help lists the options' });
     }
     if (rest.length > 1) {
       throw new CliError(`run takes one file, got also "${rest[1]}"`, { hint: `put the program's own arguments after --: snail-core run ${rest[0]} -- ${rest.slice(1).join(' ')}` });
@@ -168,15 +223,45 @@ function parseCommand(argv) {
       arg: values.arg === undefined ? 0 : parseArg(String(values.arg)),
       stats: values.stats === true,
       programArgs,
+      grants: {
+        dirs: /** @type {string[]} */ (values.dir ?? []),
+        allowNet: /** @type {string[]} */ (values['allow-net'] ?? []),
+        env: /** @type {string[]} */ (values.env ?? []),
+        storage: values.storage === undefined ? undefined : String(values.storage),
+      },
+      trace: values.trace === undefined ? undefined : String(values.trace),
     };
   }
-  if (command === 'demo') {
+  if (command === 'inspect') {
     const extra = given.find((name) => RUN_OPTIONS.includes(name));
-    if (extra) throw new CliError(`demo takes no option --${extra}`, { hint: 'snail-core run build/programs/demo.wasm takes the options of run' });
-    if (rest.length > 0 || programArgs.length > 0) throw new CliError(`demo takes no arguments, got "${[...rest, ...programArgs][0]}"`);
-    return { name: 'demo', file: path.join(root, 'build/programs/demo.wasm'), entry: 'main', arg: 0, stats: true, programArgs: [] };
+    if (extra) throw new CliError(`inspect takes no option --${extra}`, { hint: `--${extra} is an option of run: snail-core run FILE.wasm --${extra} ...` });
+    if (programArgs.length > 0) throw new CliError(`inspect takes no program arguments, got "${programArgs[0]}"`, { hint: 'snail-core inspect FILE.wasm [--json]' });
+    if (rest.length === 0) throw new CliError('inspect needs the path of a .wasm file', { hint: 'snail-core inspect FILE.wasm [--json]' });
+    if (rest.length > 1) throw new CliError(`inspect takes one file, got also "${rest[1]}"`, { hint: 'inspect one file at a time: snail-core inspect FILE.wasm' });
+    return { name: 'inspect', file: rest[0], json: values.json === true };
   }
-  throw new CliError(`unknown command "${command}"`, { hint: 'the commands are run and demo; see snail-core --help' });
+  if (command === 'demo') {
+    const extra = given.find((name) => (RUN_OPTIONS.includes(name) && !DEMO_OPTIONS.includes(name)) || INSPECT_OPTIONS.includes(name));
+    const demo = path.join(root, 'build/programs/demo.wasm');
+    if (extra) {
+      throw new CliError(`demo takes no option --${extra}`, {
+        hint: INSPECT_OPTIONS.includes(extra) ? `snail-core inspect ${demo} --${extra}` : `snail-core run ${demo} takes the options of run`,
+      });
+    }
+    if (rest.length > 0 || programArgs.length > 0) {
+      throw new CliError(`demo takes no arguments, got "${[...rest, ...programArgs][0]}"`, { hint: `snail-core run ${demo} -- ARGS... passes arguments to the demo program` });
+    }
+    return {
+      name: 'demo',
+      file: demo,
+      entry: 'main',
+      arg: 0,
+      stats: true,
+      programArgs: [],
+      trace: values.trace === undefined ? undefined : String(values.trace),
+    };
+  }
+  throw new CliError(`unknown command "${command}"`, { hint: 'the commands are run, inspect and demo; see snail-core --help' });
 }
 
 /**
@@ -190,6 +275,15 @@ function parseArg(text) {
     throw new CliError(`--arg takes a 32-bit integer, got "${text}"`, { hint: 'an integer from -2147483648 to 4294967295, for example --arg 42 or --arg=-1' });
   }
   return value;
+}
+
+/**
+ * The nodeHost() options for the grants of run.
+ * @param {Command['grants']} grants
+ */
+function grantsOf(grants) {
+  if (!grants) return {};
+  return { dirs: grants.dirs, allowNet: grants.allowNet, env: grants.env, storageDir: grants.storage };
 }
 
 /** @returns {string} */
@@ -338,7 +432,11 @@ function hintFor(error, command) {
   switch (error.code) {
     case 'ERR_LOAD':
       if (command.name === 'demo') return 'build the programs first: npm run build';
-      return /no such file/.test(error.message) ? `check the path; it is relative to ${process.cwd()}` : undefined;
+      return /no such file/.test(error.message) ? `check the path; it is relative to ${process.cwd()}` : 'give the path of a readable .wasm file';
+    case 'ERR_INIT':
+      return /outside a task/.test(error.message)
+        ? 'the initialisation (C++ static constructors, _initialize) runs before any task: move waits and dispatches into an entry'
+        : 'the initialisation (C++ static constructors, _initialize) trapped before any task ran';
     case 'ERR_NOT_WASM':
       return 'snail-core runs WebAssembly modules (.wasm) built for the snail-core ABI, for example with the C++ headers in core/include';
     case 'ERR_ABI':
@@ -390,55 +488,144 @@ async function runProgram(command) {
   const file = /** @type {string} */ (command.file);
   const entry = /** @type {string} */ (command.entry);
   const { Runtime, SnailError } = await import('../browser/index.mjs');
+  const { nodeHost } = await import('../node/host.mjs');
 
   /** @type {import('../browser/index.mjs').Runtime | null} */
   let rt = null;
+  /** @type {import('./trace.mjs').ChromeTrace | null} */
+  let trace = null;
+  if (command.trace !== undefined) {
+    const { ChromeTrace } = await import('./trace.mjs');
+    try {
+      trace = new ChromeTrace(command.trace, { program: path.basename(file), version: packageVersion(), origin: performance.now() });
+    } catch (error) {
+      const e = /** @type {NodeJS.ErrnoException} */ (error);
+      printError(`cannot write the trace file ${command.trace}: ${e.code === 'ENOENT' ? 'its directory does not exist' : e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`, {
+        hint: 'give --trace the path of a file to create, for example --trace trace.json',
+      });
+      return EXIT.usage;
+    }
+  }
   const progress = createProgress(() => (rt ? rt.stats() : null));
-  // Full cancellation comes later; for now the first Ctrl-C ends the process.
+  /** @type {Promise<import('../browser/index.mjs').CloseReport> | null} */
+  let interrupted = null;
+  // The first Ctrl-C cancels every live task and lets them unwind, as
+  // rt.close() does. It also gives SIGINT back its default action, so that a
+  // second Ctrl-C ends the process at once, even while Wasm code runs and this
+  // listener could not be called (a task whose cleanup never ends).
   const onInterrupt = () => {
     progress.stop();
-    const live = rt ? rt.stats().live : 0;
-    process.stderr.write(`\nsnail-core: interrupted${live ? ` with ${count(live, 'live task')}` : ''}\n`);
-    process.exit(EXIT.interrupted);
+    process.off('SIGINT', onInterrupt);
+    // On a terminal, the line after the echoed ^C.
+    const nl = process.stderr.isTTY ? '\n' : '';
+    if (rt === null) {
+      // Nothing to unwind. The signal's default action ends the process even
+      // when a read of the program blocks (a pipe): process.exit() would wait
+      // for that read.
+      process.stderr.write(`${nl}snail-core: interrupted while loading the program\n`);
+      if (trace) trace.close({ interrupted: true });
+      process.kill(process.pid, 'SIGINT');
+      return;
+    }
+    const live = rt.stats().live;
+    process.stderr.write(`${nl}snail-core: interrupted; cancelling ${count(live, 'live task')} and waiting for ${live === 1 ? 'it' : 'them'} to unwind (Ctrl-C again ends the process at once)\n`);
+    interrupted = rt.close();
+    // The cancellations are in the trace file before any task unwinds.
+    if (trace) trace.flush();
+    // runProgram awaits it; a rejection must not count as unhandled meanwhile.
+    interrupted.catch(() => {});
   };
-  process.once('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
   const started = Date.now();
   progress.start();
   try {
     try {
       rt = await Runtime.load(file, {
+        trace: trace ? (event) => /** @type {import('./trace.mjs').ChromeTrace} */ (trace).event(event) : undefined,
         args: [file, ...(command.programArgs ?? [])],
+        // Files, network, environment and storage as granted; standard input as lines.
+        ...nodeHost({ ...grantsOf(command.grants), stdin: true }),
         stdout: (text) => { progress.output(text); process.stdout.write(text); },
         stderr: (text) => { progress.output(text); process.stderr.write(text); },
       });
     } catch (error) {
+      if (trace) {
+        trace.close();
+        fs.rmSync(trace.file, { force: true });
+      }
       return reportRuntimeError(error, command, SnailError);
     }
-    let task;
-    try {
-      task = rt.dispatch(entry, command.arg ?? 0);
-    } catch (error) {
-      await rt.close();
-      return reportRuntimeError(error, command, SnailError);
+    /** @type {import('../browser/index.mjs').Task | null} */
+    let task = null;
+    if (interrupted === null) {
+      try {
+        task = rt.dispatch(entry, command.arg ?? 0);
+      } catch (error) {
+        await rt.close();
+        if (trace) {
+          trace.close();
+          fs.rmSync(trace.file, { force: true });
+        }
+        return reportRuntimeError(error, command, SnailError);
+      }
+      await rt.drain();
     }
-    await rt.drain();
-    await rt.close();
+    const report = await (interrupted ?? rt.close());
     progress.stop();
 
     const stats = rt.stats();
     if (command.stats) process.stderr.write(formatStats(path.basename(file), stats, Date.now() - started));
+    if (trace) {
+      trace.close({ interrupted: interrupted !== null, dispatched: stats.dispatched, returned: stats.returned, failed: stats.failed, cancelled: stats.cancelled });
+      process.stderr.write(`snail-core: wrote ${count(trace.taskEvents, 'task event')} to ${trace.file} (Chrome trace format: open it in https://ui.perfetto.dev or chrome://tracing)\n`);
+    }
+    if (interrupted !== null) {
+      const unwound = report.cancelled.length;
+      let line = `snail-core: interrupted: ${count(unwound, 'task')} cancelled, ${unwound === 1 ? 'it has' : 'all have'} unwound`;
+      if (report.disposerErrors.length) line += `; ${count(report.disposerErrors.length, 'disposer')} failed`;
+      process.stderr.write(`${line}\n`);
+      return EXIT.interrupted;
+    }
+    task = /** @type {import('../browser/index.mjs').Task} */ (task);
     if (command.name === 'demo') {
       process.stdout.write(`demo: snail-core ran ${count(stats.dispatched, 'task')} (${stats.returned} returned, ${stats.failed} failed), `
         + `at most ${stats.peakLive} live at once, in ${count(stats.steps, 'step')} and ${count(stats.yields, 'yield')}\n`);
     }
     if (task.state === 'returned') return /** @type {number} */ (task.value) & 255;
     const error = /** @type {{ message?: string } | undefined} */ (task.error);
-    printError(error && error.message ? error.message : `${task} ended as ${task.state}`);
+    const why = error && error.message ? error.message : `${task} ended as ${task.state}`;
+    printError(why, {
+      hint: / unreachable$/.test(why)
+        ? 'the program executed unreachable: in C++, std::abort(), __builtin_trap() or a failed assert()'
+        : 'the task trapped or an import threw; the other tasks ran on (--stats counts them)',
+    });
     return EXIT.failed;
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/**
+ * `inspect`: reads and compiles the module (no JSPI needed), prints what it
+ * declares and whether it follows the ABI.
+ * @param {Command} command
+ * @returns {Promise<number>}
+ */
+async function inspectProgram(command) {
+  const file = /** @type {string} */ (command.file);
+  const { loadModule } = await import('../browser/program.mjs');
+  const { SnailError } = await import('../browser/errors.mjs');
+  const { formatInspection, inspectModule } = await import('./inspect.mjs');
+  let loaded;
+  try {
+    loaded = await loadModule(file);
+  } catch (error) {
+    return reportRuntimeError(error, command, SnailError);
+  }
+  const result = inspectModule(loaded);
+  process.stdout.write(command.json ? `${JSON.stringify(result, null, 2)}\n` : formatInspection(result));
+  return result.follows ? EXIT.ok : EXIT.failed;
 }
 
 /**
@@ -467,6 +654,8 @@ async function main(argv) {
     process.stderr.write(USAGE);
     return EXIT.usage;
   }
+  // Inspecting reads the module and needs no JSPI.
+  if (command.name === 'inspect') return inspectProgram(command);
   const rerun = ensureJspi();
   if (rerun) return rerun;
   return runProgram(command);

@@ -107,7 +107,8 @@ test('cli: help_prints_the_usage_commands_and_exit_codes_on_stdout', async () =>
     assert.equal(r.code, 0, flag);
     assert.equal(r.stderr, '');
     assert.match(r.stdout, /^Usage: snail-core <command>/);
-    assert.match(r.stdout, /^ {2}run FILE\.wasm \[--entry NAME\] \[--arg N\] \[--stats\] \[-- ARGS\.\.\.\]/m);
+    assert.match(r.stdout, /^ {2}run FILE\.wasm \[--entry NAME\] \[--arg N\] \[--stats\] \[--trace OUT\.json\] \[-- ARGS\.\.\.\]/m);
+    assert.match(r.stdout, /^ {2}inspect FILE\.wasm \[--json\]$/m);
     assert.match(r.stdout, /^ {2}demo /m);
     for (const code of [0, 1, 2, 130]) assert.match(r.stdout, new RegExp(`^ {2}${code} +\\S`, 'm'), `exit code ${code} is documented`);
   }
@@ -142,7 +143,7 @@ test('cli: an_unknown_option_or_command_is_one_line_with_a_hint_and_exit_2', asy
 
   r = await runCli(['launch', program('hello')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^snail-core: unknown command "launch"\nhint: the commands are run and demo/);
+  assert.match(r.stderr, /^snail-core: unknown command "launch"\nhint: the commands are run, inspect and demo/);
 
   r = await runCli(['run']);
   assert.equal(r.code, 2);
@@ -241,20 +242,175 @@ test('cli: a_task_that_fails_exits_1_after_its_children_finished', async () => {
   assertNoProgress(r.stderr);
 });
 
-test('cli: the_first_sigint_exits_130', async () => {
-  let sent = false;
-  const r = await runCli(['run', files.fixture, '--entry', 'sleep', '--arg', '60000'], {
-    // The program prints once its task runs: the run is under way.
+/**
+ * Runs cli_unwind.wasm (tests/cli/programs/unwind.cpp) and sends SIGINT when
+ * its stdout so far matches each of `triggers` in turn.
+ * @param {string[]} args @param {RegExp[]} triggers
+ */
+async function interrupt(args, triggers) {
+  let next = 0;
+  const r = await runCli(['run', program('cli_unwind'), ...args], {
     onStdout: (text, child) => {
-      if (!sent && text.includes('sleeping\n')) {
-        sent = true;
+      if (next < triggers.length && triggers[next].test(text)) {
+        next++;
         child.kill('SIGINT');
       }
     },
   });
-  assert.equal(sent, true);
+  return { ...r, sent: next };
+}
+
+test('cli: the_first_sigint_cancels_the_tasks_and_exits_130_after_they_unwound', async () => {
+  const traceFile = path.join(tmp, 'interrupted.json');
+  // Every child is asleep once each has printed, and main printed before them.
+  const r = await interrupt(['--stats', '--trace', traceFile], [/(child \d: sleeping\n[^]*){3}/]);
+  assert.equal(r.sent, 1);
   assert.equal(r.code, 130, `signal ${r.signal}: ${r.stderr}`);
-  assert.match(r.stderr, /^snail-core: interrupted with 1 live task$/m);
+  const lines = r.stdout.trimEnd().split('\n');
+  // Before the interrupt: main's line and one line a child; after it, each
+  // task unwinds: the sleeps return cancelled and every destructor runs.
+  assert.deepEqual(lines.slice(0, 4).sort(), ['child 1: sleeping', 'child 2: sleeping', 'child 3: sleeping', 'main: waiting for 3 children']);
+  assert.deepEqual(lines.slice(4).sort(), [
+    'child 1: sleep returned cancelled', 'child 1: unwound',
+    'child 2: sleep returned cancelled', 'child 2: unwound',
+    'child 3: sleep returned cancelled', 'child 3: unwound',
+    'main 0: unwound', 'main: 3 children did not return',
+  ]);
+  for (const k of [1, 2, 3]) {
+    assert.ok(lines.indexOf(`child ${k}: sleep returned cancelled`) < lines.indexOf(`child ${k}: unwound`), 'the destructor runs as the task returns');
+  }
+  const err = r.stderr.split('\n');
+  assert.equal(err[0], 'snail-core: interrupted; cancelling 4 live tasks and waiting for them to unwind (Ctrl-C again ends the process at once)');
+  assert.match(r.stderr, /^ {2}tasks +4 dispatched, 4 started, 0 returned, 0 failed, 4 cancelled$/m);
+  assert.match(r.stderr, /^ {2}at the end +0 live, /m);
+  assert.equal(err.at(-2), 'snail-core: interrupted: 4 tasks cancelled, all have unwound');
+  assertNoProgress(r.stderr);
+
+  // The trace shows the cancellations and the resumptions they caused.
+  const events = JSON.parse(fs.readFileSync(traceFile, 'utf8'));
+  const cancels = events.filter((/** @type {any} */ e) => e.name === 'cancel').map((/** @type {any} */ e) => e.tid).sort();
+  assert.deepEqual(cancels, [1, 2, 3, 4]);
+  const finishes = events.filter((/** @type {any} */ e) => e.name === 'finish').map((/** @type {any} */ e) => [e.tid, e.args.how]).sort();
+  assert.deepEqual(finishes, [[1, 'cancelled'], [2, 'cancelled'], [3, 'cancelled'], [4, 'cancelled']]);
+  const woken = events.filter((/** @type {any} */ e) => e.ph === 'X' && e.cat === 'suspended' && e.args.cancelled === true).map((/** @type {any} */ e) => e.tid).sort();
+  assert.deepEqual(woken, [1, 2, 3, 4], 'each task resumed from its wait with the cancellation');
+});
+
+test('cli: a_second_sigint_ends_the_process_at_once_even_while_a_task_computes', async () => {
+  const traceFile = path.join(tmp, 'stuck.json');
+  // The child's destructor computes forever once the first SIGINT cancelled it.
+  const r = await interrupt(['--entry', 'stuck', '--trace', traceFile], [/child 1: sleeping\n/, /child 1: cleanup spins\n/]);
+  assert.equal(r.sent, 2);
+  assert.equal(r.signal, 'SIGINT', `ended by the signal's default action (shells report 130), got code ${r.code}`);
+  assert.equal(r.stdout, 'child 1: sleeping\nchild 1: cleanup spins\n');
+  assert.equal(r.stderr, 'snail-core: interrupted; cancelling 2 live tasks and waiting for them to unwind (Ctrl-C again ends the process at once)\n');
+  // The trace file lacks only its closing bracket, which the format allows.
+  const text = fs.readFileSync(traceFile, 'utf8');
+  assert.doesNotMatch(text, /\]\s*$/);
+  const events = JSON.parse(`${text}]`);
+  assert.deepEqual(events.filter((/** @type {any} */ e) => e.name === 'cancel').map((/** @type {any} */ e) => e.tid).sort(), [1, 2]);
+});
+
+test('cli: a_sigint_while_the_program_loads_ends_the_process_at_once', {
+  skip: fs.existsSync('/usr/bin/mkfifo') ? false : '/usr/bin/mkfifo is missing: no named pipe to hold the load',
+}, async () => {
+  // The program is a named pipe: reading it holds the load until this test
+  // writes. Opening the pipe for writing completes once the command opened it
+  // for reading, so the command is then loading, its listener installed.
+  const fifo = path.join(tmp, 'slow.wasm');
+  spawnSync('/usr/bin/mkfifo', [fifo]);
+  const child = spawn(process.execPath, [cli, 'run', fifo], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (t) => { stderr += t; });
+  const closed = new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const writer = await fs.promises.open(fifo, 'w');
+  child.kill('SIGINT');
+  const [code, signal] = await closed;
+  await writer.close();
+  assert.deepEqual([code, signal], [null, 'SIGINT'], `the signal ends it (shells report 130): ${stderr}`);
+  assert.equal(stderr, 'snail-core: interrupted while loading the program\n');
+});
+
+test('cli: trace_writes_chrome_trace_json_with_a_track_per_task_and_its_events', async () => {
+  const traceFile = path.join(tmp, 'trace.json');
+  const r = await runCli(['run', files.fixture, '--entry', 'trap_after_dispatch', '--arg', '5', '--trace', traceFile]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`^snail-core: wrote 8 task events to ${traceFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(Chrome trace format`, 'm'));
+  /** @type {any[]} */
+  const events = JSON.parse(fs.readFileSync(traceFile, 'utf8'));
+  assert.ok(Array.isArray(events), 'the JSON Array Format');
+  for (const e of events) {
+    assert.equal(typeof e.name, 'string');
+    assert.ok(['M', 'i', 'X', 's', 'f'].includes(e.ph), `phase ${e.ph}`);
+    assert.equal(e.pid, 1);
+    assert.equal(typeof e.tid, 'number');
+    if (e.ph !== 'M') assert.ok(typeof e.ts === 'number' && e.ts >= 0, `ts of ${JSON.stringify(e)}`);
+    if (e.ph === 'X') assert.ok(typeof e.dur === 'number' && e.dur >= 0, `dur of ${JSON.stringify(e)}`);
+    if (e.ph === 'i') assert.equal(e.s, e.tid === 0 ? 'p' : 't', 'task instants belong to their track');
+  }
+  const track = (/** @type {number} */ tid) => events.filter((e) => e.tid === tid).map((e) => `${e.ph} ${e.name}`);
+  assert.deepEqual(events.filter((e) => e.tid === 0).map((e) => [e.ph, e.name]), [['M', 'process_name'], ['i', 'end']]);
+  assert.equal(events[0].args.name, `fixture.wasm (snail-core ${version})`);
+  assert.deepEqual(events.at(-1).args, { interrupted: false, dispatched: 2, returned: 1, failed: 1, cancelled: 0 });
+  assert.deepEqual(track(1), [
+    'M thread_name', 'M thread_sort_index', 'i dispatch', 'X run', 'i finish', 's dispatch',
+  ]);
+  assert.deepEqual(track(2), [
+    'M thread_name', 'M thread_sort_index', 'i dispatch', 'f dispatch', 'X run', 'X snail.sleep(1 ms)', 'X run', 'i finish',
+  ]);
+  assert.deepEqual(events.filter((e) => e.name === 'thread_name').map((e) => e.args.name), ['task #1 trap_after_dispatch', 'task #2 table[1]']);
+  assert.deepEqual(events.filter((e) => e.name === 'finish').map((e) => [e.tid, e.args.how]), [[1, 'failed'], [2, 'returned']]);
+  assert.deepEqual(events.filter((e) => e.ph === 'i' && e.name === 'dispatch').map((e) => [e.tid, e.args.parent]), [[1, 0], [2, 1]]);
+  // The child's slices follow each other without gaps or overlaps; the arrow
+  // leads from the parent's dispatch to the child's first slice.
+  const slices = events.filter((e) => e.tid === 2 && e.ph === 'X');
+  for (let i = 1; i < slices.length; i++) assert.ok(Math.abs(slices[i].ts - (slices[i - 1].ts + slices[i - 1].dur)) < 0.002, 'contiguous');
+  const [from, to] = ['s', 'f'].map((ph) => events.find((e) => e.ph === ph));
+  assert.equal(from.id, to.id);
+  assert.ok(from.ts <= to.ts);
+  assert.equal(to.ts, slices[0].ts);
+  assert.equal(to.bp, 'e');
+  const parentRun = events.find((e) => e.tid === 1 && e.ph === 'X');
+  assert.ok(from.ts >= parentRun.ts && from.ts <= parentRun.ts + parentRun.dur, 'the dispatch lies in the parent\'s run slice');
+});
+
+test('cli: inspect_sorts_every_kind_of_import_of_a_program_and_exits_0', async () => {
+  const r = await runCli(['inspect', program('cli_inspect'), '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.follows, true);
+  assert.deepEqual(report.problems, []);
+  assert.equal(report.abiVersion, '1');
+  assert.deepEqual(report.entries, ['main', 'worker']);
+  assert.deepEqual(report.handlers, [{ name: 'config', type: 'i32' }, { name: 'depth', type: 'i32' }]);
+  assert.deepEqual(report.stack, { pointer: true, base: true, limit: true });
+  assert.deepEqual(report.waits, ['join', 'sleep', 'yield']);
+  assert.deepEqual(report.services, ['storage_get']);
+  assert.deepEqual(report.control, ['dispatch', 'release', 'result']);
+  assert.deepEqual(report.unknown, []);
+  assert.deepEqual(report.user, [{ module: 'env', name: 'lookup', kind: 'function', type: '(func (param i32) (result i32))' }]);
+  assert.deepEqual(report.disposers, ['env.lookup']);
+  assert.equal(report.runnable, false, 'snail-core run does not provide env.lookup');
+
+  // The text report says the same, and why run cannot run it.
+  const text = await runCli(['inspect', program('cli_inspect')]);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /^ {2}user imports +env\.lookup \(func \(param i32\) \(result i32\)\)$/m);
+  assert.match(text.stdout, /^snail-core run cannot run it: it imports env\.lookup; embed it with Runtime\.load/m);
+});
+
+test('cli: inspect_of_a_module_that_breaks_the_abi_lists_the_problems_and_exits_1', async () => {
+  const r = await runCli(['inspect', files.empty]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, '');
+  assert.match(r.stdout, /^.*empty\.wasm: does not follow the snail-core ABI \(docs\/abi\.md\):\n {2}- it exports no entry/);
+  // The problems are the runtime's own: loading the module reports the same lines.
+  const run = await runCli(['run', files.empty]);
+  const problems = (/** @type {string} */ text) => text.split('\n').filter((line) => line.startsWith('  - '));
+  assert.deepEqual(problems(r.stdout), problems(run.stderr));
+  assert.equal(problems(r.stdout).length, 1);
 });
 
 test('cli: a_long_run_without_a_terminal_prints_no_progress_line', async () => {
@@ -314,3 +470,15 @@ test('cli: a_node_without_jspi_explains_what_to_install', {
   assert.equal(v.code, 0);
   assert.equal(v.stdout, `${version}\n`);
 });
+
+test('cli: a_closed_standard_output_ends_the_command_quietly_with_141', async () => {
+  // The demo writes for a while; the reader goes away after the first chunk.
+  const child = spawn(process.execPath, [cli, 'demo'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 141, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Error|\n\s+at .*:\d+:\d+/, 'no error report, no stack');
+});
+

@@ -1,0 +1,168 @@
+// The reference documents agree with what they describe: docs/api.md with
+// the exports of the package's entry points (their generated TypeScript
+// declarations and the modules themselves), docs/cli.md with the command's
+// options and exit codes, docs/guide.md with the example it builds.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { root } from './helpers.mjs';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+/** The entry points: specifier -> the source module's path in the package. */
+const entryPoints = Object.fromEntries(Object.entries(pkg.exports)
+  .filter(([key]) => key !== './package.json')
+  .map(([key, target]) => [key === '.' ? 'snail-core' : `snail-core/${key.slice(2)}`, /** @type {any} */ (target).default]));
+
+/** @type {string} */
+let types;
+
+before(() => {
+  // The declarations as `npm pack` makes them (tools/types.mjs), into a
+  // temporary directory. Type errors elsewhere are the type check's business;
+  // the declarations are written all the same.
+  types = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-api-'));
+  spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tools/tsconfig.types.json'), '--outDir', types], { cwd: root, encoding: 'utf8' });
+});
+
+after(() => {
+  fs.rmSync(types, { recursive: true, force: true });
+});
+
+/** The declaration file of a source module (./host/x.mjs). @param {string} source */
+function declarationOf(source) {
+  return path.join(types, source.replace(/^\.\//, '').replace(/\.mjs$/, '.d.mts'));
+}
+
+/**
+ * The names a declaration file exports, following `export * from`.
+ * @param {string} file
+ * @returns {Set<string>}
+ */
+function exportsOf(file) {
+  assert.ok(fs.existsSync(file), `${path.relative(types, file)} was generated`);
+  const code = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const names = new Set();
+  for (const m of code.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|function|const|let|var|type|interface|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm)) names.add(m[1]);
+  for (const m of code.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)) {
+    for (const part of m[1].split(',')) {
+      const spec = part.trim().replace(/^type\s+/, '');
+      if (spec) names.add(spec.split(/\s+as\s+/).at(-1)?.trim());
+    }
+  }
+  for (const m of code.matchAll(/^export\s+\*\s+from\s+['"]([^'"]+)['"]/gm)) {
+    for (const name of exportsOf(path.resolve(path.dirname(file), m[1].replace(/\.mjs$/, '.d.mts')))) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * The public members of a class in a declaration file: not private or
+ * protected, not internal (a leading underscore), not the constructor.
+ * @param {string} file @param {string} name
+ */
+function membersOf(file, name) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((l) => new RegExp(`^export declare class ${name}\\b`).test(l));
+  assert.ok(start >= 0, `class ${name} is declared in ${path.relative(types, file)}`);
+  const members = new Set();
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('}')) break;
+    const m = /^ {4}(?!private |protected )(?:static )?(?:readonly )?(?:get |set )?([A-Za-z_$][\w$]*)\??[(:<;]/.exec(line);
+    if (m && !m[1].startsWith('_') && m[1] !== 'constructor' && m[1] !== 'toString') members.add(m[1]);
+  }
+  return members;
+}
+
+const apiText = fs.readFileSync(path.join(root, 'docs/api.md'), 'utf8');
+
+/**
+ * docs/api.md: its `## \`ENTRY\`` sections, each with its `### \`NAME\``
+ * headings and, under them, `#### \`x.MEMBER\`` headings.
+ */
+function documented() {
+  /** @type {Map<string, Map<string, Set<string>>>} */
+  const sections = new Map();
+  /** @type {Map<string, Set<string>> | null} */
+  let section = null;
+  /** @type {Set<string> | null} */
+  let members = null;
+  for (const line of apiText.split('\n')) {
+    let m;
+    if ((m = /^## `([^`]+)`/.exec(line))) {
+      section = new Map();
+      sections.set(m[1], section);
+      members = null;
+    } else if ((m = /^### `([A-Za-z_$][\w$]*)/.exec(line))) {
+      assert.ok(section, `${m[1]} is documented outside an entry point's section`);
+      assert.ok(!section.has(m[1]), `${m[1]} is documented twice`);
+      members = new Set();
+      section.set(m[1], members);
+    } else if ((m = /^#### `(?:new )?[A-Za-z_$][\w$]*\.([A-Za-z_$][\w$]*)/.exec(line))) {
+      assert.ok(members, `member ${m[1]} is documented outside a class`);
+      members.add(m[1]);
+    }
+  }
+  return sections;
+}
+
+test('api docs: every_entry_point_has_a_section_and_every_section_is_an_entry_point', () => {
+  assert.deepEqual([...documented().keys()].sort(), Object.keys(entryPoints).sort());
+});
+
+test('api docs: the_documented_names_are_exactly_the_exports_of_each_entry_point', async () => {
+  const sections = documented();
+  const neutral = /** @type {Map<string, Set<string>>} */ (sections.get('snail-core'));
+  for (const [specifier, source] of Object.entries(entryPoints)) {
+    const declared = exportsOf(declarationOf(source));
+    const names = new Set(/** @type {Map<string, Set<string>>} */ (sections.get(specifier)).keys());
+    // snail-core/node re-exports the package root; its section lists what it adds.
+    if (specifier === 'snail-core/node') for (const n of neutral.keys()) names.add(n);
+    const undocumented = [...declared].filter((n) => !names.has(n)).sort();
+    const unknown = [...names].filter((n) => !declared.has(n)).sort();
+    assert.deepEqual({ undocumented, unknown }, { undocumented: [], unknown: [] }, `${specifier}: docs/api.md and ${source}`);
+
+    // The declarations describe the module: every value it exports is declared.
+    const module = await import(path.join(root, source));
+    const missing = Object.keys(module).filter((n) => !declared.has(n)).sort();
+    assert.deepEqual(missing, [], `${specifier}: exports without a declaration`);
+  }
+});
+
+test('api docs: the_members_of_runtime_and_task_are_documented_and_exist', () => {
+  const sections = documented();
+  const neutral = /** @type {Map<string, Set<string>>} */ (sections.get('snail-core'));
+  for (const [name, file] of [['Runtime', 'host/browser/index.d.mts'], ['Task', 'host/browser/tasks.d.mts']]) {
+    const declared = [...membersOf(path.join(types, file), name)].sort();
+    const docs = [.../** @type {Set<string>} */ (neutral.get(name))].sort();
+    assert.ok(declared.length >= 8, `${name} has ${declared.length} public members: the parser found them`);
+    assert.deepEqual(docs, declared, `${name}: the members docs/api.md documents and those its declaration has`);
+  }
+});
+
+test('cli docs: every_option_and_exit_code_of_the_command_is_in_cli_md', () => {
+  const help = spawnSync(process.execPath, [path.join(root, 'host/cli/snail-core.mjs'), '--help'], { encoding: 'utf8' }).stdout;
+  const cliText = fs.readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
+  const options = [...new Set([...help.matchAll(/(?<![\w-])(--[a-z][\w-]*|-[a-z])\b/g)].map((m) => m[1]))];
+  assert.ok(options.length >= 8, options.join(' '));
+  const missing = options.filter((o) => !cliText.includes(`\`${o}`) && !cliText.includes(` ${o} `));
+  assert.deepEqual(missing, [], 'options of --help that docs/cli.md does not mention');
+  const codes = [...help.slice(help.indexOf('Exit codes:')).matchAll(/^ {2}(\d+) /gm)].map((m) => m[1]);
+  assert.deepEqual(codes, ['0', '1', '2', '70', '130']);
+  const table = cliText.slice(cliText.indexOf('### Exit status'));
+  for (const code of codes) assert.match(table, new RegExp(`^\\| ${code} \\|`, 'm'), `exit status ${code}`);
+  for (const command of ['run', 'inspect', 'demo']) assert.match(cliText, new RegExp(`^## \`${command}\``, 'm'));
+});
+
+test('guide: its_program_and_cmake_project_are_the_example_the_package_ships', () => {
+  const guide = fs.readFileSync(path.join(root, 'docs/guide.md'), 'utf8');
+  const block = (/** @type {string} */ lang) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+  assert.deepEqual(block('cpp'), [fs.readFileSync(path.join(root, 'tools/cmake/example/app.cpp'), 'utf8')]);
+  assert.deepEqual(block('cmake'), [fs.readFileSync(path.join(root, 'tools/cmake/example/CMakeLists.txt'), 'utf8')]);
+  // tests/node/package.test.mjs runs its JavaScript and its page against the installed package.
+  assert.equal(block('js').length, 1);
+  assert.equal(block('html').length, 1);
+});

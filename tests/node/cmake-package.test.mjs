@@ -1,0 +1,196 @@
+// The CMake package: `cmake --install` of the wasm32-wasi build into a
+// temporary prefix, then out-of-tree projects that find_package(SnailCore)
+// there, build a program with snail_add_program() and run it with the CLI.
+// Also what works with Emscripten (emcmake), when em++ is installed.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { root } from './helpers.mjs';
+
+const cli = path.join(root, 'host/cli/snail-core.mjs');
+const generator = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : [];
+const emcc = ['/usr/bin/emcmake', '/usr/bin/em++'].every((f) => fs.existsSync(f));
+// Debian's Emscripten finds its JavaScript dependencies there.
+const emEnv = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+
+/** @type {string} */
+let tmp;
+/** @type {string} */
+let prefix;
+/** @type {string} */
+let packageDir;
+
+/**
+ * @param {string} command @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv }} [options]
+ */
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { cwd: options.cwd ?? tmp, env: options.env ?? process.env, encoding: 'utf8', timeout: 300_000 });
+  if (r.error) throw r.error;
+  const all = `${r.stdout}${r.stderr}`;
+  // CMake wraps its messages: `flat` has every run of white space as one space.
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, all, flat: all.replace(/\s+/g, ' ') };
+}
+
+/**
+ * Copies a project directory out of the source tree.
+ * @param {string} from @param {string} name
+ */
+function project(from, name) {
+  const dir = path.join(tmp, name);
+  fs.cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+/** Configures `source` into `build` with extra cache arguments. @param {string} source @param {string} build @param {string[]} extra */
+function configure(source, build, extra, env = process.env) {
+  return run('cmake', ['-S', source, '-B', build, ...generator, ...extra], { env });
+}
+
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-cmake-'));
+  prefix = path.join(tmp, 'prefix');
+  packageDir = path.join(prefix, 'lib/cmake/SnailCore');
+  const r = run('cmake', ['--install', path.join(root, 'build/wasm'), '--prefix', prefix]);
+  assert.equal(r.status, 0, r.all);
+});
+
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('cmake: install_puts_the_headers_the_core_and_the_package_files_under_the_prefix', () => {
+  const files = fs.readdirSync(prefix, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(prefix, path.join(e.parentPath, e.name)))
+    .sort();
+  for (const f of [
+    'include/snail/snail.hpp', 'include/snail/abi.h', 'include/snail/detail/stack_pool.hpp',
+    'lib/libsnail_core.a',
+    'lib/cmake/SnailCore/SnailCoreConfig.cmake', 'lib/cmake/SnailCore/SnailCoreConfigVersion.cmake',
+    'lib/cmake/SnailCore/SnailCoreTargets.cmake', 'lib/cmake/SnailCore/SnailCoreInstallInfo.cmake',
+    'lib/cmake/SnailCore/SnailProgram.cmake', 'lib/cmake/SnailCore/SnailModule.cmake', 'lib/cmake/SnailCore/wasm32-wasi.cmake',
+    'lib/cmake/SnailCore/Platform/WASI.cmake', 'lib/cmake/SnailCore/snail-postlink.mjs',
+    'share/snail-core/tools/wasm/postlink.mjs', 'share/snail-core/host/browser/wasm-binary.mjs',
+    'share/snail-core/core/src/runtime.cpp',
+  ]) {
+    assert.ok(files.includes(f), `${f} is installed`);
+  }
+  assert.equal(files.filter((f) => /test|gtest|\.wasm$/.test(f)).length, 0, `no tests or test programs: ${files.join(', ')}`);
+  // The library is a wasm32 archive: its first member is Wasm code.
+  const archive = fs.readFileSync(path.join(prefix, 'lib/libsnail_core.a'));
+  assert.equal(archive.subarray(0, 8).toString('latin1'), '!<arch>\n');
+  assert.ok(archive.includes(Buffer.from([0x00, 0x61, 0x73, 0x6d])), 'holds WebAssembly objects');
+});
+
+test('cmake: an_out_of_tree_project_finds_the_installed_package_builds_a_program_and_the_cli_runs_it', () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'example');
+  const build = path.join(tmp, 'example-build');
+  let r = configure(source, build, [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`]);
+  assert.equal(r.status, 0, r.all);
+  const cache = fs.readFileSync(path.join(build, 'CMakeCache.txt'), 'utf8');
+  assert.match(cache, new RegExp(`^SnailCore_DIR:PATH=${packageDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), 'found the installed package, not the source tree');
+  r = run('cmake', ['--build', build]);
+  assert.equal(r.status, 0, r.all);
+  assert.match(r.all, /Post-linking snail-core program app\.wasm/);
+  // The installed core was linked: no core source was compiled here.
+  assert.doesNotMatch(r.all, /runtime\.cpp/);
+
+  const program = path.join(build, 'programs/app.wasm');
+  const inspect = run(process.execPath, [cli, 'inspect', program, '--json']);
+  assert.equal(inspect.status, 0, inspect.all);
+  const report = JSON.parse(inspect.stdout);
+  assert.equal(report.abiVersion, '1', 'post-linked: it has the snail.abi section');
+  assert.deepEqual(report.stack, { pointer: true, base: true, limit: true }, 'post-linked: the stack check');
+  assert.deepEqual(report.handlers, [{ name: 'who', type: 'i32' }]);
+
+  const ran = run(process.execPath, [cli, 'run', program]);
+  assert.equal(ran.status, 0, ran.all);
+  assert.equal(ran.stdout, 'hello, world\nsleeper woke: cancelled\nsleeper unwound\nsleeper joined: cancelled\n');
+  assert.equal(ran.stderr, '');
+});
+
+test('cmake: find_package_explains_a_project_not_configured_for_webassembly', () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'native');
+  const r = configure(source, path.join(tmp, 'native-build'), [`-DCMAKE_PREFIX_PATH=${prefix}`]);
+  assert.notEqual(r.status, 0);
+  assert.match(r.flat, /snail-core programs are WebAssembly, but this project is configured for Linux\. Configure it with the toolchain file of the package: cmake -DCMAKE_TOOLCHAIN_FILE=\S+\/lib\/cmake\/SnailCore\/wasm32-wasi\.cmake \.\.\. or with Emscripten: emcmake cmake \.\.\./);
+});
+
+test('cmake: find_package_reports_a_missing_binaryen_when_configuring', () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'nobinaryen');
+  const empty = path.join(tmp, 'empty-node-modules');
+  fs.mkdirSync(empty);
+  const r = configure(source, path.join(tmp, 'nobinaryen-build'), [
+    `-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`, `-DSNAIL_NODE_MODULES=${empty}`,
+  ]);
+  assert.notEqual(r.status, 0);
+  assert.match(r.flat, /snail-core's post-link step cannot run with \S+: snail-postlink: the npm package binaryen is not in \S+empty-node-modules; install it there \(npm install binaryen@132\)/);
+});
+
+test('cmake: the_version_file_refuses_another_minor_version', () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'version');
+  const lists = path.join(source, 'CMakeLists.txt');
+  fs.writeFileSync(lists, fs.readFileSync(lists, 'utf8').replace('find_package(SnailCore 0.1 REQUIRED)', 'find_package(SnailCore 0.2 REQUIRED)'));
+  const r = configure(source, path.join(tmp, 'version-build'), [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`]);
+  assert.notEqual(r.status, 0);
+  assert.match(r.all, /requested version "0\.2"/);
+  assert.match(r.all, /version: 0\.1\.0/);
+});
+
+test('cmake: the_post_link_launcher_resolves_binaryen_from_a_given_node_modules_in_each_node', (t) => {
+  const launcher = path.join(packageDir, 'snail-postlink.mjs');
+  const postlink = path.join(prefix, 'share/snail-core/tools/wasm/postlink.mjs');
+  const nodes = [process.execPath, '/usr/bin/node'].filter((n) => fs.existsSync(n));
+  for (const node of nodes) {
+    const version = run(node, ['--version']).stdout.trim();
+    const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
+    if (major < 20 || (major === 20 && minor < 6)) {
+      t.diagnostic(`${node} is ${version}: below 20.6, which the launcher needs`);
+      continue;
+    }
+    // Without the node_modules directory, postlink.mjs under the prefix finds no binaryen.
+    const bare = run(node, [launcher, '--check', postlink]);
+    assert.equal(bare.status, 2, `${version}: ${bare.all}`);
+    assert.match(bare.stderr, /the npm package binaryen cannot be found from .*postlink\.mjs/);
+    const r = run(node, [launcher, '--check', '--node-modules', path.join(root, 'node_modules'), postlink]);
+    assert.equal(r.status, 0, `${version}: ${r.all}`);
+    assert.equal(r.stdout, `binaryen: file://${path.join(root, 'node_modules/binaryen/index.js')}\n`);
+    // And it post-links: the module gains the snail.abi section.
+    const linked = path.join(root, 'build/wasm/examples/readme.linked.wasm');
+    if (fs.existsSync(linked)) {
+      const out = path.join(tmp, `readme-${major}.wasm`);
+      const p = run(node, [launcher, '--node-modules', path.join(root, 'node_modules'), postlink, linked, out]);
+      assert.equal(p.status, 0, p.all);
+      assert.ok(new WebAssembly.Module(fs.readFileSync(out)) && WebAssembly.Module.customSections(new WebAssembly.Module(fs.readFileSync(out)), 'snail.abi').length === 1);
+    }
+  }
+});
+
+test('cmake: emcmake_builds_the_example_as_a_standalone_program_from_the_installed_package_that_the_cli_runs', {
+  skip: emcc ? false : 'Emscripten is not installed (apt-get install emscripten; tools/bootstrap.sh does)',
+}, () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'emscripten');
+  const build = path.join(tmp, 'emscripten-build');
+  // Emscripten's toolchain searches packages only under its sysroot: name the package's directory.
+  let r = run('/usr/bin/emcmake', ['cmake', '-S', source, '-B', build, ...generator, `-DSnailCore_DIR=${packageDir}`], { env: emEnv });
+  assert.equal(r.status, 0, r.all);
+  r = run('cmake', ['--build', build], { env: emEnv });
+  assert.equal(r.status, 0, r.all);
+  // Emscripten compiled the core from the installed sources, and linked a module without its JavaScript.
+  assert.match(r.all, /runtime\.cpp/);
+  assert.deepEqual(fs.readdirSync(path.join(build, 'programs')), ['app.wasm']);
+  const program = path.join(build, 'programs/app.wasm');
+  const report = JSON.parse(run(process.execPath, [cli, 'inspect', program, '--json']).stdout);
+  assert.equal(report.follows, true, report.problems.join('\n'));
+  assert.deepEqual(report.user, [], 'only snail and WASI imports: no Emscripten JavaScript is needed');
+  assert.deepEqual(report.handlers, [{ name: 'who', type: 'i32' }]);
+  assert.deepEqual(report.stack, { pointer: true, base: true, limit: true });
+  const ran = run(process.execPath, [cli, 'run', program]);
+  assert.equal(ran.status, 0, ran.all);
+  assert.equal(ran.stdout, 'hello, world\nsleeper woke: cancelled\nsleeper unwound\nsleeper joined: cancelled\n');
+});
