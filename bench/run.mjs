@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Runs the benchmark suite under Node and writes bench/results/node.json.
 //
-//   node --expose-gc bench/run.mjs [--quick] [--out FILE]
+//   node --expose-gc bench/run.mjs [--quick] [--only GROUP[,GROUP...]] [--out FILE]
+//
+// --only runs some groups (control, switch, anatomy, start, fanout, asyncify,
+// memory, scale, fairness, cancellation), for working on one figure; the
+// report wants a whole run.
 //
 // `npm run bench` builds first and runs this, then the same suite in Chromium.
 import { spawnSync } from 'node:child_process';
@@ -18,10 +22,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    out: { type: 'string', default: path.join(root, 'bench/results/node.json') },
+    only: { type: 'string', multiple: true, default: [] },
+    out: { type: 'string' },
   },
 });
 
+// A partial run does not replace the whole run's results, which the report reads.
+const out = values.out ?? path.join(root, 'bench/results', values.only.length ? 'node-partial.json' : 'node.json');
 const gc = /** @type {any} */ (globalThis).gc;
 if (typeof gc !== 'function') {
   process.stderr.write('bench: run with --expose-gc (npm run bench does) so that memory can be measured\n');
@@ -32,6 +39,7 @@ const started = Date.now();
 const { results } = await runSuite({
   env: 'node',
   quick: values.quick,
+  only: values.only.flatMap((v) => v.split(',')),
   program,
   bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
   gc: typeof gc === 'function' ? () => gc() : undefined,
@@ -55,7 +63,7 @@ const { results } = await runSuite({
 });
 
 const report = { env: `Node ${process.versions.node} (V8 ${process.versions.v8})`, machine: machine(), date: new Date(started).toISOString(), quick: values.quick, results };
-fs.mkdirSync(path.dirname(values.out), { recursive: true });
-fs.writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${formatTable(report)}\n`);
-process.stdout.write(`\nwritten to ${path.relative(process.cwd(), values.out)}\n`);
+process.stdout.write(`\nwritten to ${path.relative(process.cwd(), out)}\n`);

@@ -18,6 +18,8 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {(what: string, n: number) => Promise<{ perItem: number, checked: number, n: number }>} [memory]
  *   a memory measurement in a fresh process (bench/memory.mjs)
  * @property {boolean} quick  fewer rounds and smaller sizes
+ * @property {string[]} [only]  run only the groups named (control, switch, anatomy, start,
+ *   fanout, asyncify, memory, scale, fairness, cancellation); all by default
  * @property {(line: string) => void} log  progress output
  */
 
@@ -93,6 +95,7 @@ function control(n) {
  */
 export async function runSuite(host) {
   const rounds = host.quick ? 5 : 15;
+  const want = (/** @type {string} */ group) => !host.only || host.only.length === 0 || host.only.includes(group);
   /** @type {Result[]} */
   const results = [];
   const add = (/** @type {Result} */ r) => {
@@ -111,13 +114,13 @@ export async function runSuite(host) {
   });
 
   // --- control
-  {
+  if (want('control')) {
     const s = await interleaved({ control: async (n) => control(n) }, 20000, rounds);
     add({ name: 'control (plain JavaScript loop)', unit: 'iteration', subject: 'a JavaScript loop', value: s.control, scale: 'ns', note: 'tracks machine noise; compare across runs' });
   }
 
   // --- 1. suspend -> resume round trip
-  {
+  if (want('switch')) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await load();
@@ -143,7 +146,7 @@ export async function runSuite(host) {
   }
 
   // --- 1b. what a switch is made of: engine primitives measured in the same run
-  {
+  if (want('anatomy')) {
     const P2 = Promise.resolve(2);
     let mode = 'raw';
     const raw = new WebAssembly.Instance(rawModule, {
@@ -161,7 +164,7 @@ export async function runSuite(host) {
   }
 
   // --- 2. task start -> finish without suspension, sequential
-  {
+  if (want('start')) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawNop = WebAssembly.promising(/** @type {any} */ (raw.exports).nop);
     const rt = await load();
@@ -183,7 +186,7 @@ export async function runSuite(host) {
   }
 
   // --- 3. fan-out: batches started while other tasks are suspended
-  for (const batch of host.quick ? [64, 1024] : [64, 256, 1024]) {
+  for (const batch of !want('fanout') ? [] : host.quick ? [64, 1024] : [64, 256, 1024]) {
     const background = 1000;
     /** @type {((v: number) => void)[]} */
     const holds = [];
@@ -223,7 +226,7 @@ export async function runSuite(host) {
         }
         return now() - t0;
       },
-    }, batch * (host.quick ? 4 : 8), rounds);
+    }, Math.max(batch * 8, host.quick ? 2048 : 8192), rounds);
     ran(rt.stats().returned >= batch, 'fan-out tasks');
     add({ name: `fan-out: batches of ${batch} starts beside ${background} suspended`, unit: 'task', subject: `${batch} tasks that each suspend once, started together`, value: s.task, scale: 'ns', baselineName: 'a promising call each', baseline: s.raw, goal: '>= 10x cheaper than a promising call each', counters: { tasks: rt.stats().returned, carrierReuses: rt.stats().carrierReuses } });
     for (const r of holds) r(0);
@@ -233,7 +236,7 @@ export async function runSuite(host) {
   }
 
   // --- 4. the Asyncify peer: switch cost, compute speed, binary size
-  {
+  if (want('asyncify')) {
     const { asyncifyPeer } = await import('./asyncify-driver.mjs');
     const peer = await asyncifyPeer(await host.bytes('bench_asyncify'), () => P1, await host.bytes('bench_plain'));
     const rt = await load();
@@ -266,7 +269,7 @@ export async function runSuite(host) {
   }
 
   // --- 5. memory per suspended task and per queued task (fresh processes)
-  if (host.memory) {
+  if (host.memory && want('memory')) {
     const n = host.quick ? 5000 : 20000;
     const raw = await host.memory('raw', n);
     const suspended = await host.memory('suspended', n);
@@ -326,7 +329,7 @@ export async function runSuite(host) {
   }
 
   // --- 6. one million tasks
-  {
+  if (want('scale')) {
     const n = host.quick ? 100000 : 1000000;
     const rt = await load();
     const t0 = now();
@@ -341,7 +344,7 @@ export async function runSuite(host) {
   }
 
   // --- 7. fairness: event-loop delay while 10,000 tasks churn
-  {
+  if (want('fairness')) {
     const n = host.quick ? 2000 : 10000;
     const rt = await load();
     const probe = host.loopDelay();
@@ -357,7 +360,7 @@ export async function runSuite(host) {
   }
 
   // --- 8. cancellation: timer-suspended tasks settle after close()
-  {
+  if (want('cancellation')) {
     const n = host.quick ? 2000 : 10000;
     const rt = await load();
     const tasks = Array.from({ length: n }, () => rt.dispatch('sleep_once', 60000));

@@ -78,6 +78,10 @@ export class Task {
     this._arg = 0;
     /** @type {Execution | null} */
     this._x = null;
+    /** @type {Task | null} neighbours in the live set (LiveSet) */
+    this._lprev = null;
+    /** @type {Task | null} */
+    this._lnext = null;
   }
 
   /** @returns {Execution} the execution record, made on first use */
@@ -328,6 +332,57 @@ class TaskQueue {
 }
 
 /**
+ * The live set: every task from its dispatch until it finished, in dispatch
+ * order. A list threaded through the tasks, so that adding and removing one
+ * of a million tasks hashes nothing and allocates nothing.
+ */
+export class LiveSet {
+  constructor() {
+    /** @type {Task | null} */
+    this.head = null;
+    /** @type {Task | null} */
+    this.tail = null;
+    this.size = 0;
+  }
+
+  /** @param {Task} t */
+  add(t) {
+    t._lprev = this.tail;
+    t._lnext = null;
+    if (this.tail === null) this.head = t;
+    else this.tail._lnext = t;
+    this.tail = t;
+    this.size++;
+  }
+
+  /** @param {Task} t */
+  has(t) {
+    return t._lprev !== null || this.head === t;
+  }
+
+  /** @param {Task} t */
+  delete(t) {
+    if (!this.has(t)) return false;
+    if (t._lprev === null) this.head = t._lnext;
+    else t._lprev._lnext = t._lnext;
+    if (t._lnext === null) this.tail = t._lprev;
+    else t._lnext._lprev = t._lprev;
+    t._lprev = null;
+    t._lnext = null;
+    this.size--;
+    return true;
+  }
+
+  /** The live tasks at this moment: callers may retire tasks while they go through them. */
+  [Symbol.iterator]() {
+    /** @type {Task[]} */
+    const all = [];
+    for (let t = this.head; t !== null; t = t._lnext) all.push(t);
+    return all[Symbol.iterator]();
+  }
+}
+
+/**
  * @typedef {object} SchedulerEngine
  * @property {(task: Task, fromTopLevel: boolean) => void} enter  start a task's Wasm
  * @property {(task: Task) => void} resume  install a task's registers and settle its gate
@@ -360,8 +415,7 @@ export class Scheduler {
     this.keepAlive = options.keepAlive ?? { hold() {}, release() {} };
     this.checkInvariants = options.checkInvariants ?? false;
 
-    /** @type {Set<Task>} */
-    this.live = new Set();
+    this.live = new LiveSet();
     /** The task holding the execution permit, or null. */
     this.holder = /** @type {Task | null} */ (null);
     this.resumptions = new TaskQueue();
