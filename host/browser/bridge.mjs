@@ -689,12 +689,15 @@ export class Bridge {
     this.counters.discarded++;
     if (this.trace) this.emit('discard', task);
     task.error = CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled before it started`, { task });
-    if (task._drop !== 0) {
+    const carriers = /** @type {Carriers} */ (this.carrierModule);
+    const drop = carriers.dropOf(task._slot);
+    if (drop !== 0) {
       // The drop function runs outside any task: on the defaults and the
       // program's own stack, even when the cancel came from a running task.
+      const arg = carriers.argOf(task._slot);
       const running = this.scheduler.holder;
       if (running !== null) this.regs.suspend(running._slot);
-      this.runDisposer(`the drop function of ${task}`, task, () => /** @type {Carriers} */ (this.carrierModule).drop(task._drop, task._arg));
+      this.runDisposer(`the drop function of ${task}`, task, () => carriers.drop(drop, arg));
       if (running !== null) this.regs.install(running._slot);
     }
     this.releaseSlot(task);
@@ -849,15 +852,15 @@ export class Bridge {
   /**
    * Creates a task for an entry and puts it in the live set.
    * @param {string} label @param {number} entry @param {number} arg @param {number} fromSlot
+   * @param {number} [drop]  the table index of the program's drop function, 0 if none
    */
-  createTask(label, entry, arg, fromSlot) {
+  createTask(label, entry, arg, fromSlot, drop = 0) {
     const registers = this.regs;
     const task = new this.TaskClass(this.nextId++, label);
     const slot = registers.allocate();
     task._slot = slot;
-    task._arg = arg;
     this.slotTasks[slot] = task;
-    /** @type {Carriers} */ (this.carrierModule).setEntry(slot, entry, arg);
+    /** @type {Carriers} */ (this.carrierModule).setEntry(slot, entry, arg, drop);
     if (fromSlot < 0) registers.capture(slot);
     else registers.inherit(fromSlot, slot);
     this.scheduler.add(task);
@@ -879,8 +882,7 @@ export class Bridge {
     const table = /** @type {WebAssembly.Table} */ (this.table);
     if (entry < 0 || entry >= table.length || table.get(entry) === null) return -Status.invalid;
     if (drop !== 0 && (drop < 0 || drop >= table.length || table.get(drop) === null)) return -Status.invalid;
-    const task = this.createTask(`table[${entry}]`, entry, arg, -1);
-    task._drop = drop;
+    const task = this.createTask(`table[${entry}]`, entry, arg, -1, drop);
     task._handles = 1;
     this.handles.set(task.id, task);
     return task.id;

@@ -26,6 +26,28 @@ const PAGE = 65536;
  * @typedef {{ name: string, fn: Function }} NamedEntry
  */
 
+const WIDE = new Set(['i64', 'f64']);
+
+/**
+ * The byte offset of each numeric register within a slot: 64-bit registers
+ * first (8-aligned), then 32-bit ones.
+ * @param {Register[]} numeric
+ */
+function numericOffsets(numeric) {
+  /** @type {Map<Register, number>} */
+  const offsets = new Map();
+  let at = 0;
+  for (const r of numeric) if (WIDE.has(r.type)) { offsets.set(r, at); at += 8; }
+  for (const r of numeric) if (!WIDE.has(r.type)) { offsets.set(r, at); at += 4; }
+  return offsets;
+}
+
+/** The bytes of one slot's numeric registers. @param {Register[]} numeric */
+function slotStride(numeric) {
+  const bytes = numeric.reduce((n, r) => n + (WIDE.has(r.type) ? 8 : 4), 0);
+  return Math.max(8, Math.ceil(bytes / 8) * 8);
+}
+
 /**
  * Builds and instantiates the register file of one program.
  * @param {{ registers: Register[] }} spec
@@ -41,8 +63,10 @@ export function createRegisterFile({ registers }) {
       throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
     }
   }
-  // Every numeric register takes 8 bytes (at least one, so a slot has a size).
-  const stride = Math.max(8, numeric.length * 8);
+  // 64-bit registers first, each at an 8-aligned offset, then the 32-bit ones
+  // in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
+  const offsets = numericOffsets(numeric);
+  const stride = slotStride(numeric);
 
   const w = new ModuleWriter();
   /** @type {Map<Register, number>} */
@@ -53,7 +77,7 @@ export function createRegisterFile({ registers }) {
   const funcTable = w.table('funcref', 0);
   w.memory(1);
 
-  const offsetOf = (r) => numeric.indexOf(r) * 8;
+  const offsetOf = (r) => /** @type {number} */ (offsets.get(r));
   /** Emits `slot * stride` into local `base` (local index 1 for single-param funcs). */
   const slotBase = (c, slotLocal, baseLocal) => {
     c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
@@ -173,14 +197,14 @@ export function createRegisterFile({ registers }) {
 }
 
 /**
- * Builds and instantiates the carriers of one program. A slot's word pair
- * (entry, argument) says what a start runs: a table index (>= 0) or a named
- * entry (< 0).
+ * Builds and instantiates the carriers of one program. A slot's words
+ * (entry, argument, drop function) say what a start runs: a table index
+ * (>= 0) or a named entry (< 0), and what a discard calls.
  * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null,
  *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
  */
 export function createCarriers({ entries, table, next, idle }) {
-  const stride = 8;
+  const stride = SLOT_WORDS * 4;
   const entryOffset = 0;
   const w = new ModuleWriter();
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
@@ -271,6 +295,9 @@ export function createCarriers({ entries, table, next, idle }) {
   return new Carriers(x.carrier, x.drop, x.memory);
 }
 
+/** Words per slot in the carriers' memory: entry, argument, drop function. */
+const SLOT_WORDS = 3;
+
 /** The carriers of one program and their slot words. */
 export class Carriers {
   /**
@@ -287,15 +314,31 @@ export class Carriers {
 
   /** Grows the slot words to hold `slots` slots. @param {number} slots */
   ensure(slots) {
-    const need = Math.ceil((slots * 8) / PAGE) - this.memory.buffer.byteLength / PAGE;
+    const need = Math.ceil((slots * SLOT_WORDS * 4) / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (need > 0) this.memory.grow(need);
     this.words = new Int32Array(this.memory.buffer);
   }
 
-  /** Records what a queued task will run. @param {number} slot @param {number} entry @param {number} arg */
-  setEntry(slot, entry, arg) {
-    this.words[slot * 2] = entry;
-    this.words[slot * 2 + 1] = arg;
+  /**
+   * Records what a queued task will run, and the drop function (a table index,
+   * 0 for none) a discard calls with the argument instead.
+   * @param {number} slot @param {number} entry @param {number} arg @param {number} drop
+   */
+  setEntry(slot, entry, arg, drop) {
+    const at = slot * SLOT_WORDS;
+    this.words[at] = entry;
+    this.words[at + 1] = arg;
+    this.words[at + 2] = drop;
+  }
+
+  /** The argument of the start in `slot`. @param {number} slot */
+  argOf(slot) {
+    return this.words[slot * SLOT_WORDS + 1];
+  }
+
+  /** The drop function of the start in `slot`, 0 if none. @param {number} slot */
+  dropOf(slot) {
+    return this.words[slot * SLOT_WORDS + 2];
   }
 }
 
@@ -381,7 +424,7 @@ export class RegisterFile {
     const { stride, externs, funcs, registers } = this.layout;
     if (NUMERIC.has(register.type)) {
       const numeric = registers.filter((r) => NUMERIC.has(r.type));
-      return { at: slot * stride + numeric.indexOf(register) * 8, table: null, index: 0 };
+      return { at: slot * stride + /** @type {number} */ (numericOffsets(numeric).get(register)), table: null, index: 0 };
     }
     const list = registers.filter((r) => r.type === register.type);
     const table = register.type === 'externref' ? this.externTable : this.funcTable;

@@ -64,18 +64,15 @@ export class Task {
     this.entry = entry;
     /** The state as a small integer (S); `state` names it. */
     this._s = /** @type {number} */ (S.queued);
-    /** @type {number | undefined} what the entry returned */
+    /** @type {number | undefined} what the entry returned (a cancelled task may have returned too) */
     this.value = undefined;
-    /** @type {unknown} why the task failed */
+    /** @type {unknown} why the task failed, or the CancelledError of a cancelled task */
     this.error = undefined;
     this._seq = 0; // enqueue order in the ready queue
-    this._flags = 0; // READY, BOOSTED, CANCEL, HAS_DELIVERY, SETTLED
+    this._flags = 0; // READY, BOOSTED, CANCEL, HAS_DELIVERY, SETTLED, HANDLE
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
-    this._slot = 0; // register-file slot
-    this._handles = 0; // handles Wasm holds on this task
-    this._drop = 0; // table index of the program's drop function, 0 if none
-    this._arg = 0;
+    this._slot = 0; // register-file slot; the carriers' words of the slot hold the entry, argument and drop function
     /** @type {Execution | null} */
     this._x = null;
     /** @type {Task | null} neighbours in the live set (LiveSet) */
@@ -101,6 +98,10 @@ export class Task {
   set _hasDelivery(v) { this._flags = v ? this._flags | HAS_DELIVERY : this._flags & ~HAS_DELIVERY; }
   get _settled() { return (this._flags & SETTLED) !== 0; }
   set _settled(v) { this._flags = v ? this._flags | SETTLED : this._flags & ~SETTLED; }
+  /** Handles Wasm holds on this task: 0 or 1 (the parent that dispatched it). */
+  get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
+  set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
+
 
   // The execution record's fields, as properties of the task (defaults while it has none).
   /** @returns {number} */
@@ -247,6 +248,7 @@ const BOOSTED = 2; // a start someone joins: may enter above the soft bound
 const CANCEL = 4; // cancellation was requested
 const HAS_DELIVERY = 8; // resume() produced the delivery before the continuation ran
 const SETTLED = 16; // a directly awaited operation's outcome was stored
+const HANDLE = 32; // the program holds a handle on this task
 
 /** What a task needs once it entered Wasm (the bridge's fields). */
 export class Execution {
