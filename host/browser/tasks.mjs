@@ -62,14 +62,10 @@ export class Task {
     this.id = id;
     /** The entry this task runs: an exported entry name or `table[N]`. */
     this.entry = entry;
-    /** The state as a small integer (S); `state` names it. */
-    this._s = /** @type {number} */ (S.queued);
-    /** @type {number | undefined} what the entry returned (a cancelled task may have returned too) */
-    this.value = undefined;
-    /** @type {unknown} why the task failed, or the CancelledError of a cancelled task */
-    this.error = undefined;
     this._seq = 0; // enqueue order in the ready queue
-    this._flags = 0; // READY, BOOSTED, CANCEL, HAS_DELIVERY, SETTLED, HANDLE
+    // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HAS_DELIVERY,
+    // SETTLED, HANDLE; `_s` and the flag properties read and write it.
+    this._flags = S.queued;
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
     this._slot = 0; // register-file slot; the carriers' words of the slot hold the entry, argument and drop function
@@ -85,6 +81,20 @@ export class Task {
   get _exec() {
     return (this._x ??= new Execution());
   }
+
+  /** @returns {number} the state as a small integer (S); `state` names it */
+  get _s() { return this._flags & STATE_MASK; }
+  /** @param {number} v */
+  set _s(v) { this._flags = (this._flags & ~STATE_MASK) | v; }
+
+  /** @returns {number | undefined} what the entry returned (a cancelled task may have returned too) */
+  get value() { return this._x === null ? undefined : this._x.value; }
+  /** @param {number | undefined} v */
+  set value(v) { if (v !== undefined || this._x !== null) this._exec.value = v; }
+  /** @returns {unknown} why the task failed, or the CancelledError of a cancelled task */
+  get error() { return this._x === null ? undefined : this._x.error; }
+  /** @param {unknown} e */
+  set error(e) { if (e !== undefined || this._x !== null) this._exec.error = e; }
 
   // Flags, as boolean properties.
   get _ready() { return (this._flags & READY) !== 0; }
@@ -243,16 +253,21 @@ export class Task {
   }
 }
 
-const READY = 1; // suspended with a resumption in the ready queue
-const BOOSTED = 2; // a start someone joins: may enter above the soft bound
-const CANCEL = 4; // cancellation was requested
-const HAS_DELIVERY = 8; // resume() produced the delivery before the continuation ran
-const SETTLED = 16; // a directly awaited operation's outcome was stored
-const HANDLE = 32; // the program holds a handle on this task
+const STATE_MASK = 7; // the low bits of _flags: the state (S)
+const READY = 8; // suspended with a resumption in the ready queue
+const BOOSTED = 16; // a start someone joins: may enter above the soft bound
+const CANCEL = 32; // cancellation was requested
+const HAS_DELIVERY = 64; // resume() produced the delivery before the continuation ran
+const SETTLED = 128; // a directly awaited operation's outcome was stored
+const HANDLE = 256; // the program holds a handle on this task
 
-/** What a task needs once it entered Wasm (the bridge's fields). */
+/** What a task needs once it entered Wasm (the bridge's fields), and how it ended. */
 export class Execution {
   constructor() {
+    /** @type {number | undefined} what the entry returned */
+    this.value = undefined;
+    /** @type {unknown} why the task failed, or its CancelledError */
+    this.error = undefined;
     this.stackLow = 0; // lowest address of the task's stack segment, 0 if none
     /** @type {any} the carrier running this task */
     this.carrier = null;
