@@ -65,7 +65,7 @@ export class Task {
     this._seq = 0; // enqueue order in the ready queue
     // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HAS_DELIVERY,
     // SETTLED, HANDLE; `_s` and the flag properties read and write it.
-    this._flags = S.queued;
+    this._flags = /** @type {number} */ (S.queued);
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
     this._slot = 0; // register-file slot; the carriers' words of the slot hold the entry, argument and drop function
