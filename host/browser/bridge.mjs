@@ -10,13 +10,13 @@
 // undelivered result is disposed, exactly once), installs the task's registers
 // and settles its gate. The task keeps the permit until its Wasm suspends again
 // or returns: settling the gate does not mean Wasm has run.
-import { adapter, armed, timer } from './adapters.mjs';
+import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
 import { canWrap, CURRENT, createGates, PARK, wrappable } from './gates.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
-import { S, Scheduler, Task, TaskState } from './tasks.mjs';
+import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
 
 /** A delivery that throws into the task's Wasm instead of returning a value. */
 export const REJECT = 'reject';
@@ -88,6 +88,47 @@ function resolvedStatus(/** @type {number} */ s) {
 const OK = 1;
 const FAILED = 2;
 
+/** setTimeout's longest delay; longer sleeps chain timers. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The operation of snail.sleep: a timer that cancel() clears through
+ * `task._exec.cancelWait`, settling the wait at once (no AbortSignal, no
+ * event dispatch: close() of many sleeping tasks is mostly this).
+ * @param {Task} task @param {number} ms
+ * @returns {Promise<number>}
+ */
+function sleepWait(task, ms) {
+  const x = task._exec;
+  return new Promise((resolve) => {
+    let left = ms;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let id;
+    const arm = () => {
+      const delay = Math.min(left, MAX_TIMER_MS);
+      left -= delay;
+      id = setTimeout(fire, delay);
+    };
+    const fire = () => {
+      if (left > 0) {
+        arm();
+        return;
+      }
+      armed.timers--;
+      x.cancelWait = null;
+      resolve(Status.ok);
+    };
+    arm();
+    armed.timers++;
+    x.cancelWait = () => {
+      clearTimeout(id);
+      armed.timers--;
+      x.cancelWait = null;
+      resolve(Status.cancelled);
+    };
+  });
+}
+
 /**
  * How one suspending import behaves.
  * @typedef {object} WaitSpec
@@ -100,6 +141,9 @@ const FAILED = 2;
  *   keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
+ * @property {boolean} [ownCancel]  the operation takes no signal (it gets null): it sets
+ *   `task._exec.cancelWait`, which cancel() calls instead (the built-in sleep: aborting
+ *   a signal costs an event dispatch)
  * @property {(value: unknown, task: Task, args: any[]) => unknown} accept  the delivery of
  *   a result; runs with the task holding the permit and its registers installed
  * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
@@ -232,7 +276,8 @@ export class Bridge {
         name: 'snail.sleep',
         describe: ([ms]) => `snail.sleep(${ms} ms)`,
         now: (_t, [ms]) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
-        operation: (signal, _t, [ms]) => timer(signal, ms, Status.ok),
+        ownCancel: true,
+        operation: (_signal, task, [ms]) => sleepWait(task, ms),
       }),
       yield: this.suspending({
         ...statusOf,
@@ -436,7 +481,7 @@ export class Bridge {
       if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       let operation;
       try {
-        operation = spec.operation(bridge.signalOf(task), task, args);
+        operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : bridge.signalOf(task), task, args);
       } catch (error) {
         operation = Promise.reject(error);
       }
@@ -673,9 +718,11 @@ export class Bridge {
     if (this.trace) this.emit('cancel', task, { state: task.state });
     if (task._s === S.queued) {
       this.discardQueued(task);
-    } else if (task._exec.abort) {
-      task._exec.abort.abort(CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
+      return true;
     }
+    const x = task._exec;
+    if (x.cancelWait !== null) x.cancelWait();
+    if (x.abort) x.abort.abort(CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
     return true;
   }
 
@@ -1027,7 +1074,7 @@ export class Bridge {
     }
     const carrier = task._exec.carrier;
     if (task._cancelRequested) {
-      this.finishTask(task, TaskState.cancelled, result, CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
+      this.finishTask(task, TaskState.cancelled, result, CANCELLED_LATER);
     } else {
       this.finishTask(task, TaskState.returned, result, undefined);
     }

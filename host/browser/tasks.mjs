@@ -10,7 +10,7 @@
 // bounded time, the scheduler stops granting and waits for one event-loop turn
 // through the environment's macrotask source, so timers and input are served. It
 // never spins: when nothing is ready it does nothing at all.
-import { InternalError, SnailError } from './errors.mjs';
+import { CancelledError, InternalError, SnailError } from './errors.mjs';
 
 /** Task states. Live: queued, executing, suspended. Done: returned, failed, cancelled. */
 export const TaskState = Object.freeze({
@@ -92,7 +92,13 @@ export class Task {
   /** @param {number | undefined} v */
   set value(v) { if (v !== undefined || this._x !== null) this._exec.value = v; }
   /** @returns {unknown} why the task failed, or the CancelledError of a cancelled task */
-  get error() { return this._x === null ? undefined : this._x.error; }
+  get error() {
+    if (this._x === null) return undefined;
+    // A task cancelled while it ran gets its CancelledError when someone asks:
+    // close() of many tasks need not build an error for each.
+    if (this._x.error === CANCELLED_LATER) this._x.error = CancelledError.quick(`task #${this.id} (${this.entry}) was cancelled`, { task: this });
+    return this._x.error;
+  }
   /** @param {unknown} e */
   set error(e) { if (e !== undefined || this._x !== null) this._exec.error = e; }
 
@@ -261,6 +267,9 @@ const HAS_DELIVERY = 64; // resume() produced the delivery before the continuati
 const SETTLED = 128; // a directly awaited operation's outcome was stored
 const HANDLE = 256; // the program holds a handle on this task
 
+/** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
+export const CANCELLED_LATER = Symbol('cancelled');
+
 /** What a task needs once it entered Wasm (the bridge's fields), and how it ended. */
 export class Execution {
   constructor() {
@@ -277,6 +286,8 @@ export class Execution {
     this.gateReject = null;
     /** @type {AbortController | null} created when a wait first needs the task's signal */
     this.abort = null;
+    /** @type {(() => void) | null} cancels the current wait itself (an ownCancel wait: sleep) */
+    this.cancelWait = null;
     /** @type {any} the spec of the import the task waits in */
     this.wait = null;
     /** @type {any[] | null} that wait's prepared arguments */
