@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Builds everything: the core and programs for wasm32-wasi (build/wasm, with
-// the programs in build/programs) and the core's native unit tests
-// (build/native). Incremental: CMake and Ninja only redo what changed.
+// the programs in build/programs), the Emscripten test programs when emcc is
+// installed (build/emscripten, programs in build/programs/emscripten; see
+// docs/emscripten.md) and the core's native unit tests (build/native).
+// Incremental: CMake and Ninja only redo what changed.
 //
 //   node tools/build.mjs [--quiet] [--wasm] [--native]
 import { spawnSync } from 'node:child_process';
@@ -21,8 +23,8 @@ const { values } = parseArgs({
 const both = !values.wasm && !values.native;
 const generator = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : [];
 
-function run(args, what) {
-  const result = spawnSync(args[0], args.slice(1), { cwd: root, stdio: values.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+function run(args, what, env = process.env) {
+  const result = spawnSync(args[0], args.slice(1), { cwd: root, env, stdio: values.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
   if (result.error) {
     process.stderr.write(`build: cannot run ${args[0]}: ${result.error.message}\nRun tools/bootstrap.sh first.\n`);
     process.exit(2);
@@ -34,10 +36,28 @@ function run(args, what) {
   }
 }
 
-function configure(dir, extra) {
+function configure(dir, extra, command = ['cmake', '-S', '.'], env = process.env) {
   const cache = path.join(root, dir, 'CMakeCache.txt');
   if (fs.existsSync(cache)) return;
-  run(['cmake', '-S', '.', '-B', dir, ...generator, ...extra], `configuring ${dir}`);
+  run([...command, '-B', dir, ...generator, ...extra], `configuring ${dir}`, env);
+}
+
+// Debian's Emscripten (3.1.6) runs its JavaScript tools with the system's
+// Node packages, which it finds only through NODE_PATH.
+const emEnv = fs.existsSync('/usr/share/nodejs')
+  ? { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(path.delimiter) }
+  : process.env;
+
+function buildEmscripten() {
+  if (spawnSync('emcc', ['--version'], { env: emEnv }).error) {
+    process.stderr.write('build: emcc is not installed: the Emscripten test programs are not built, and tests/node/emscripten.test.mjs fails (apt-get install emscripten; tools/bootstrap.sh does)\n');
+    return;
+  }
+  configure('build/emscripten', [
+    `-DSNAIL_NODE=${process.execPath}`,
+    `-DSNAIL_PROGRAM_OUTPUT_DIRECTORY=${path.join(root, 'build/programs/emscripten')}`,
+  ], ['emcmake', 'cmake', '-S', 'tests/programs/emscripten'], emEnv);
+  run(['cmake', '--build', 'build/emscripten'], 'building the Emscripten test programs', emEnv);
 }
 
 if (both || values.wasm) {
@@ -48,6 +68,7 @@ if (both || values.wasm) {
     `-DSNAIL_PROGRAM_OUTPUT_DIRECTORY=${path.join(root, 'build/programs')}`,
   ]);
   run(['cmake', '--build', 'build/wasm'], 'building the Wasm programs');
+  buildEmscripten();
 }
 if (both || values.native) {
   configure('build/native', ['-DCMAKE_BUILD_TYPE=Debug']);

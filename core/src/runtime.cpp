@@ -73,22 +73,22 @@ void* pointer_from_abi(std::int32_t raw) noexcept {
 }  // namespace snail
 
 // The allocator host services deliver values with (docs/abi.md, "Host services").
-extern "C" SNAIL_EXPORT("snail.alloc") std::uint32_t snail_alloc(std::uint32_t size) {
+extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "alloc") std::uint32_t snail_alloc(std::uint32_t size) {
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(std::malloc(size)));
 }
 
-extern "C" SNAIL_EXPORT("snail.free") void snail_free(std::uint32_t ptr) {
+extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "free") void snail_free(std::uint32_t ptr) {
   std::free(reinterpret_cast<void*>(static_cast<std::uintptr_t>(ptr)));
 }
 
 // Stack registers (docs/abi.md, "Stack registers"). The host acquires a segment
 // when a task first enters Wasm and releases it when the task has finished.
-extern "C" SNAIL_EXPORT("snail.stack.acquire") std::uint32_t
+extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "stack" SNAIL_ABI_SEP "acquire") std::uint32_t
 snail_stack_acquire(std::uint32_t size) {
   return static_cast<std::uint32_t>(snail::stacks().acquire(size));
 }
 
-extern "C" SNAIL_EXPORT("snail.stack.release") std::int32_t
+extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "stack" SNAIL_ABI_SEP "release") std::int32_t
 snail_stack_release(std::uint32_t low) {
   return snail::stacks().release(low) ? SNAIL_OK : SNAIL_INVALID;
 }

@@ -1013,7 +1013,18 @@ export class Bridge {
     if (this.program.stackAcquire) {
       // Segments of finished tasks are kept here and reused newest first (their
       // pages are resident); only a miss calls into the program's pool.
-      low = this.freeStacks.length ? /** @type {number} */ (this.freeStacks.pop()) : this.program.stackAcquire(this.stackSize) >>> 0;
+      if (this.freeStacks.length) {
+        low = /** @type {number} */ (this.freeStacks.pop());
+      } else {
+        try {
+          low = this.program.stackAcquire(this.stackSize) >>> 0;
+        } catch (error) {
+          // The program's allocator trapped or aborted (Emscripten's aborting
+          // malloc): this start fails, the scheduler goes on.
+          this.failBeforeEntry(task, new TaskFailedError(`${task} could not start: getting its ${this.stackSize}-byte stack segment failed: ${error instanceof Error ? error.message : String(error)}`, { task, cause: error }));
+          return false;
+        }
+      }
       if (low === 0) {
         this.failBeforeEntry(task, new TaskFailedError(`${task} could not start: no memory for its ${this.stackSize}-byte stack segment`, { task }));
         return false;

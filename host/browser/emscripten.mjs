@@ -70,8 +70,11 @@ export async function adoptEmscripten(loaded, options) {
     }
   }
   if (!marked) {
-    const hasDotted = WebAssembly.Module.exports(loaded.module).some((e) => e.name.startsWith('snail.entry.'));
-    throw new SnailError(`${name} was not post-linked for Emscripten's JavaScript: run node tools/wasm/postlink-emscripten.mjs on the .wasm emcc wrote (snail_add_emscripten_program does)${hasDotted ? '; it exports snail.entry.* names, which emcc cannot put in its JavaScript: compile with -DSNAIL_EMSCRIPTEN_JS' : ''}`, { code: 'ERR_LINK' });
+    const exports = WebAssembly.Module.exports(loaded.module).map((e) => e.name);
+    const standalone = exports.some((n) => n.startsWith('snail.entry.')) && !exports.some((n) => n.startsWith('snail__entry__'));
+    throw new SnailError(standalone
+      ? `${name} is a program without Emscripten's JavaScript (wasm32-wasi or standalone): load it without the emscripten option`
+      : `${name} was not post-linked for Emscripten's JavaScript: run node tools/wasm/postlink-emscripten.mjs on the .wasm emcc wrote (snail_add_emscripten_program does; docs/emscripten.md)`, { code: 'ERR_LINK' });
   }
   return start(factory, moduleArg, name, options);
 }

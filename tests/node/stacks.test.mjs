@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { TaskFailedError } from '../../host/browser/index.mjs';
+import wabtInit from 'wabt';
+
+import { Runtime, TaskFailedError } from '../../host/browser/index.mjs';
 import { loadContracts } from './helpers.mjs';
 
 test('stacks: each_entered_task_runs_on_its_own_segment', async () => {
@@ -49,5 +51,42 @@ test('stacks: a_bigger_segment_lets_the_same_recursion_finish', async () => {
   const deep = rt.dispatch('deep', 100);
   await rt.drain();
   assert.equal(deep.state, 'returned');
+  await rt.close();
+});
+
+test('stacks: a_task_whose_segment_cannot_be_had_fails_alone_even_when_the_allocator_traps', async () => {
+  const wabt = await wabtInit();
+  // acquire() hands out segments from a bump pointer, returns 0 for the third
+  // request and traps (like an aborting malloc) from the fifth on.
+  const parsed = wabt.parseWat('acquire.wat', `
+    (module
+      (import "snail" "sleep" (func $sleep (param f64) (result i32)))
+      (memory (export "memory") 4)
+      (global $sp (export "__stack_pointer") (mut i32) (i32.const 65536))
+      (global $next (mut i32) (i32.const 65536))
+      (global $calls (mut i32) (i32.const 0))
+      (func (export "snail.stack.acquire") (param $size i32) (result i32)
+        (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+        (if (i32.eq (global.get $calls) (i32.const 3)) (then (return (i32.const 0))))
+        (if (i32.ge_u (global.get $calls) (i32.const 5)) (then unreachable))
+        (global.set $next (i32.add (global.get $next) (local.get $size)))
+        (i32.sub (global.get $next) (local.get $size)))
+      (func (export "snail.stack.release") (param i32) (result i32) (i32.const 0))
+      (func (export "snail.entry.main") (param $n i32) (result i32)
+        (drop (call $sleep (f64.const 5)))
+        (local.get $n)))`);
+  const bytes = parsed.toBinary({}).buffer;
+  parsed.destroy();
+  const rt = await Runtime.load(bytes, { name: 'acquire.wat', stackSize: 4096 });
+  const tasks = [1, 2, 3, 4, 5, 6].map((n) => rt.dispatch('main', n));
+  await rt.drain();
+  assert.deepEqual(tasks.map((t) => t.state), ['returned', 'returned', 'failed', 'returned', 'failed', 'failed']);
+  assert.match(String(tasks[2].error.message), /could not start: no memory for its 4096-byte stack segment/);
+  assert.match(String(tasks[4].error.message), /could not start: getting its 4096-byte stack segment failed: .*unreachable/);
+  assert.deepEqual(tasks.filter((t) => t.state === 'returned').map((t) => t.value), [1, 2, 4]);
+  // The runtime goes on.
+  const after = rt.dispatch('main', 7);
+  await rt.drain();
+  assert.equal(after.state, 'returned', 'a finished task left its segment for the next one');
   await rt.close();
 });

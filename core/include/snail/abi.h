@@ -37,6 +37,18 @@ extern "C" {
 #define SNAIL_EXPORT(name)
 #endif
 
+/* The separator of the names a program exports ("snail.entry.main"). The
+ * JavaScript emcc generates declares a variable for every export, and a dot
+ * cannot be part of one: a program linked with that JavaScript is compiled
+ * with SNAIL_EMSCRIPTEN_JS defined, its names use "__" ("snail__entry__main"),
+ * and the post-link step (tools/wasm/postlink-emscripten.mjs) exports each of
+ * them again under its ABI name (docs/emscripten.md). */
+#if defined(__EMSCRIPTEN__) && defined(SNAIL_EMSCRIPTEN_JS)
+#define SNAIL_ABI_SEP "__"
+#else
+#define SNAIL_ABI_SEP "."
+#endif
+
 /* Suspends for `ms` milliseconds. Returns SNAIL_OK, SNAIL_CANCELLED, SNAIL_INVALID. */
 int32_t snail_sleep(double ms) SNAIL_IMPORT(sleep);
 

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "snail/abi.h"
+
 namespace snail {
 
 // A scoped binding: sets the handler for the lifetime of this object and puts the
@@ -50,28 +52,46 @@ class [[nodiscard]] bind {
 namespace snail::detail {
 template <class T>
 inline constexpr bool handler_value_ok = sizeof(T) == 4 && std::is_trivially_copyable_v<T>;
+
+// std::bit_cast where the standard library has it. The libc++ of Emscripten
+// 3.1.6 predates it; clang's builtin is what it is made of.
+template <class To, class From>
+inline To bit_cast(const From& from) noexcept {
+#if defined(__cpp_lib_bit_cast)
+  return std::bit_cast<To>(from);
+#else
+  return __builtin_bit_cast(To, from);
+#endif
+}
 }  // namespace snail::detail
 
 // The global is weak so that every translation unit including the declaration
 // defines it and the linker keeps one; `.export_name` exports it under the ABI
-// name without linker flags, and `.no_dead_strip` keeps it when unused.
+// name without linker flags, and `.no_dead_strip` keeps it when unused. The
+// symbol is named with SNAIL_ABI_SEP (see abi.h): the clang of Emscripten
+// 3.1.6 exports a global under the symbol's own name.
+#define SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "snail" SNAIL_ABI_SEP "handler" SNAIL_ABI_SEP #NAME
+
 #define SNAIL_DETAIL_HANDLER_STORAGE(NAME)                                               \
-  __asm__(".globaltype snail.handler." #NAME ", i32\n"                                  \
-          ".weak snail.handler." #NAME "\n"                                             \
-          ".export_name snail.handler." #NAME ", snail.handler." #NAME "\n"             \
-          ".no_dead_strip snail.handler." #NAME "\n"                                    \
-          "snail.handler." #NAME ":\n");                                                \
+  __asm__(".globaltype " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", i32\n"                     \
+          ".weak " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                \
+          ".export_name " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", "                         \
+          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                         \
+          ".no_dead_strip " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                       \
+          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ":\n");                                      \
   static_assert(true, "")
 
 #define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
   static TYPE get() noexcept {                                                          \
     std::int32_t v;                                                                     \
-    __asm__ volatile("global.get snail.handler." #NAME "\n\tlocal.set %0" : "=r"(v));   \
-    return std::bit_cast<TYPE>(v);                                                      \
+    __asm__ volatile("global.get " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n\tlocal.set %0"  \
+                     : "=r"(v));                                                        \
+    return ::snail::detail::bit_cast<TYPE>(v);                                          \
   }                                                                                     \
   static void set(TYPE value) noexcept {                                                \
-    std::int32_t v = std::bit_cast<std::int32_t>(value);                                \
-    __asm__ volatile("local.get %0\n\tglobal.set snail.handler." #NAME ::"r"(v));       \
+    std::int32_t v = ::snail::detail::bit_cast<std::int32_t>(value);                    \
+    __asm__ volatile("local.get %0\n\tglobal.set " SNAIL_DETAIL_HANDLER_SYMBOL(NAME)     \
+                     ::"r"(v));                                                         \
   }
 
 #else  // native builds (unit tests): one variable per handler and thread
