@@ -26,7 +26,8 @@ function chart() {
   const rows = [];
   for (const r of reports) {
     for (const x of r.results) {
-      if (x.ratio === undefined || !x.goal || x.met === undefined) continue;
+      // Goals stated as ratios only (absolute goals are in the table).
+      if (x.ratio === undefined || !x.goal || !/\dx\b/.test(x.goal) || x.met === undefined) continue;
       rows.push({ label: `${r.env.split(' (')[0]}: ${x.name.replace(/^[^:]+: /, '')}`, ratio: x.ratio, met: x.met, goal: x.goal });
     }
   }

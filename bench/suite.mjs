@@ -362,6 +362,22 @@ export async function runSuite(host) {
   // --- 8. cancellation: timer-suspended tasks settle after close()
   if (want('cancellation')) {
     const n = host.quick ? 2000 : 10000;
+    // The floor: as many bare promising calls parked on timers, each timer
+    // cleared and its promise settled, until every call has returned.
+    /** @type {{ id: ReturnType<typeof setTimeout>, resolve: (v: number) => void }[]} */
+    const timers = [];
+    const raw = new WebAssembly.Instance(rawModule, {
+      bench: { op: new WebAssembly.Suspending(() => new Promise((resolve) => { timers.push({ id: setTimeout(resolve, 60000, 1), resolve }); })) },
+    });
+    const rawOnce = WebAssembly.promising(/** @type {any} */ (raw.exports).op_once);
+    const rawCalls = Array.from({ length: n }, (_, i) => rawOnce(i));
+    await turn();
+    ran(timers.length === n, 'parked raw calls');
+    const r0 = now();
+    for (const t of timers) { clearTimeout(t.id); t.resolve(1); }
+    await Promise.all(rawCalls);
+    const rawMs = now() - r0;
+
     const rt = await load();
     const tasks = Array.from({ length: n }, () => rt.dispatch('sleep_once', 60000));
     while (rt.stats().suspended < n) await turn();
@@ -369,7 +385,7 @@ export async function runSuite(host) {
     await rt.close();
     const ms = now() - t0;
     ran(tasks.every((t) => t.state === 'cancelled'), 'cancelled sleepers');
-    add({ name: `cancellation: ${n.toLocaleString('en')} timer-suspended tasks settle after close()`, unit: 'close', subject: 'close() of a runtime with every task sleeping', value: { min: ms, median: ms, max: ms }, scale: 'ms', goal: '<= 50 ms', counters: { cancelled: rt.stats().cancelled } });
+    add({ name: `cancellation: ${n.toLocaleString('en')} timer-suspended tasks settle after close()`, unit: 'close', subject: 'close() of a runtime with every task sleeping', value: { min: ms, median: ms, max: ms }, scale: 'ms', baselineName: 'bare promising calls, timers cleared and settled', baseline: { min: rawMs, median: rawMs, max: rawMs }, goal: '<= 50 ms', counters: { cancelled: rt.stats().cancelled } });
   }
 
   for (const r of results) {
