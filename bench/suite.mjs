@@ -18,6 +18,7 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {(what: string, n: number) => Promise<{ perItem: number, checked: number, n: number }>} [memory]
  *   a memory measurement in a fresh process (bench/memory.mjs)
  * @property {boolean} quick  fewer rounds and smaller sizes
+ * @property {number[]} [fanoutBatches]  the fan-out batch sizes (default 64, 256 and 1,024)
  * @property {string[]} [only]  run only the groups named (control, switch, anatomy, start,
  *   fanout, asyncify, memory, scale, fairness, cancellation); all by default
  * @property {(line: string) => void} log  progress output
@@ -186,7 +187,7 @@ export async function runSuite(host) {
   }
 
   // --- 3. fan-out: batches started while other tasks are suspended
-  for (const batch of !want('fanout') ? [] : host.quick ? [64, 1024] : [64, 256, 1024]) {
+  for (const batch of !want('fanout') ? [] : host.fanoutBatches ?? (host.quick ? [64, 1024] : [64, 256, 1024])) {
     const background = 1000;
     /** @type {((v: number) => void)[]} */
     const holds = [];
