@@ -114,6 +114,51 @@ test('cmake: an_out_of_tree_project_finds_the_installed_package_builds_a_program
   assert.equal(ran.stderr, '');
 });
 
+test('cmake: an_out_of_tree_project_builds_a_dynamic_program_and_a_side_module_that_a_task_loads', async () => {
+  const source = path.join(tmp, 'dynamic');
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'CMakeLists.txt'), `cmake_minimum_required(VERSION 3.20)
+project(snail_dynamic LANGUAGES CXX)
+find_package(SnailCore 0.1 REQUIRED)
+snail_add_program(app SOURCES app.cpp DYNAMIC)
+snail_add_side_module(greeter SOURCES greeter.cpp)
+`);
+  fs.writeFileSync(path.join(source, 'app.cpp'), `#include <snail/snail.hpp>
+SNAIL_HANDLER(depth, int);
+SNAIL_ENTRY(main) {
+  snail::bind scope(depth, arg);
+  snail::module m;
+  std::string error;
+  if (snail::load_module("greeter", m, &error) != snail::status::ok) return -1;
+  auto twice = m.function<int(int)>("twice_after_a_nap");
+  if (!twice) return -2;
+  int r = twice(arg);
+  return depth.get() == arg ? r : -3;
+}
+`);
+  fs.writeFileSync(path.join(source, 'greeter.cpp'), `#include <snail/snail.hpp>
+SNAIL_HANDLER(depth, int);  // the program's register: handler names are program-wide
+extern "C" int twice_after_a_nap(int n) {
+  if (snail::sleep(2) != snail::status::ok) return -10;
+  return depth.get() == n ? 2 * n : -11;
+}
+`);
+  const build = path.join(tmp, 'dynamic-build');
+  let r = configure(source, build, [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`]);
+  assert.equal(r.status, 0, r.all);
+  r = run('cmake', ['--build', build]);
+  assert.equal(r.status, 0, r.all);
+  assert.match(r.all, /Post-linking snail-core side module greeter\.wasm/);
+  const { Runtime } = await import('../../host/browser/index.mjs');
+  const rt = await Runtime.load(path.join(build, 'programs/app.wasm'));
+  const tasks = [3, 4, 5].map((n) => rt.dispatch('main', n));
+  await rt.drain();
+  assert.deepEqual(tasks.map((t) => t.value), [6, 8, 10], tasks.map((t) => String(t.error)).join('; '));
+  assert.deepEqual(rt.modules.map((m) => m.name), ['greeter']);
+  assert.deepEqual(rt.handlerGlobals.map((h) => h.name), ['depth'], 'the module shares the program\'s handler');
+  await rt.close();
+});
+
 test('cmake: find_package_explains_a_project_not_configured_for_webassembly', () => {
   const source = project(path.join(root, 'tools/cmake/example'), 'native');
   const r = configure(source, path.join(tmp, 'native-build'), [`-DCMAKE_PREFIX_PATH=${prefix}`]);

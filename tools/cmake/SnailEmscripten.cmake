@@ -54,7 +54,7 @@ function(snail_emscripten_core)
   endif()
   set(core "${SNAIL_EMSCRIPTEN_ROOT}/core")
   add_library(snail_core_emscripten STATIC
-    "${core}/src/runtime.cpp" "${core}/src/stack_pool.cpp" "${core}/src/status.cpp")
+    "${core}/src/runtime.cpp" "${core}/src/stack_pool.cpp")
   target_include_directories(snail_core_emscripten PUBLIC "${core}/include")
   target_compile_features(snail_core_emscripten PUBLIC cxx_std_20)
   # Export names without dots (core/include/snail/abi.h); handler globals are

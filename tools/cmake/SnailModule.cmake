@@ -35,7 +35,11 @@ function(snail_add_side_module name)
   target_compile_features(${linked} PRIVATE cxx_std_20)
   target_compile_options(${linked} PRIVATE
     $<TARGET_PROPERTY:SnailCore::core,INTERFACE_COMPILE_OPTIONS>
-    -fPIC -fvisibility=default -fno-exceptions -fno-rtti -Wall -Wextra)
+    -fPIC -fvisibility=default -fvisibility-inlines-hidden -fno-exceptions -fno-rtti -Wall -Wextra)
+  # Default visibility exports the module's functions; inline functions stay
+  # hidden (the snail-core headers hide theirs too): a module binds its own
+  # out-of-line copies, which an unoptimised build emits, instead of importing
+  # them from a program that may not have them.
   # -shared with --experimental-pic writes the dylink.0 section; undefined
   # symbols become imports the loader resolves against the program's exports.
   # -nostdlib: the C and C++ libraries are the program's. The loader calls

@@ -22,6 +22,10 @@
 
 #include "snail/abi.h"
 
+// Everything these headers define is inline: hidden, so that a side module
+// (snail_add_side_module) binds its own copies instead of importing them.
+#pragma GCC visibility push(hidden)
+
 namespace snail {
 
 // A scoped binding: sets the handler for the lifetime of this object and puts the
@@ -127,3 +131,5 @@ inline constexpr bool handler_value_ok =
     SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                             \
   };                                                                                    \
   inline constexpr snail_handler_##NAME##_t NAME {}
+
+#pragma GCC visibility pop

@@ -11,6 +11,10 @@
 #include "snail/services.hpp"
 #include "snail/status.hpp"
 
+// Everything these headers define is inline: hidden, so that a side module
+// (snail_add_side_module) binds its own copies instead of importing them.
+#pragma GCC visibility push(hidden)
+
 namespace snail {
 
 // A module loaded into the program. Copyable: modules are never unloaded.
@@ -57,3 +61,5 @@ inline status load_module(std::string_view name, module& out, std::string* error
 }
 
 }  // namespace snail
+
+#pragma GCC visibility pop

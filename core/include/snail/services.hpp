@@ -16,6 +16,10 @@
 #include "snail/abi.h"
 #include "snail/status.hpp"
 
+// Everything these headers define is inline: hidden, so that a side module
+// (snail_add_side_module) binds its own copies instead of importing them.
+#pragma GCC visibility push(hidden)
+
 namespace snail {
 
 namespace detail {
@@ -142,3 +146,5 @@ inline status file_write(std::string_view path, std::string_view data) noexcept 
 inline status stdin_line(buffer& line) noexcept { return status_from_abi(snail_stdin_line(line.out())); }
 
 }  // namespace snail
+
+#pragma GCC visibility pop

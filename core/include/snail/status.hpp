@@ -6,6 +6,10 @@
 
 #include <cstdint>
 
+// Everything these headers define is inline: hidden, so that a side module
+// (snail_add_side_module) binds its own copies instead of importing them.
+#pragma GCC visibility push(hidden)
+
 namespace snail {
 
 enum class status : std::int32_t {
@@ -23,7 +27,18 @@ enum class status : std::int32_t {
 inline constexpr std::int32_t status_count = 7;
 
 // A short lower-case name for a status ("ok", "cancelled", ...), or "unknown".
-const char* to_string(status s) noexcept;
+constexpr const char* to_string(status s) noexcept {
+  switch (s) {
+    case status::ok: return "ok";
+    case status::cancelled: return "cancelled";
+    case status::failed: return "failed";
+    case status::invalid: return "invalid";
+    case status::closed: return "closed";
+    case status::denied: return "denied";
+    case status::not_found: return "not_found";
+  }
+  return "unknown";
+}
 
 // Converts a raw ABI value to a status; values outside the enum become `invalid`.
 constexpr status status_from_abi(std::int32_t raw) noexcept {
@@ -31,3 +46,5 @@ constexpr status status_from_abi(std::int32_t raw) noexcept {
 }
 
 }  // namespace snail
+
+#pragma GCC visibility pop

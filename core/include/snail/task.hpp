@@ -13,6 +13,10 @@
 #include "snail/abi.h"
 #include "snail/status.hpp"
 
+// Everything these headers define is inline: hidden, so that a side module
+// (snail_add_side_module) binds its own copies instead of importing them.
+#pragma GCC visibility push(hidden)
+
 namespace snail {
 
 // The wrappers are inline, so that code in a dynamically loaded module calls the
@@ -193,3 +197,5 @@ task dispatch(F&& f) noexcept {
 #define SNAIL_DISPOSER(MODULE, NAME)                                                        \
   extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "dispose" SNAIL_ABI_SEP #MODULE SNAIL_ABI_SEP #NAME) \
   void snail_dispose_##MODULE##_##NAME
+
+#pragma GCC visibility pop
