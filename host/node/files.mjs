@@ -25,7 +25,7 @@ import { SnailError } from '../browser/errors.mjs';
 import { ServiceError } from '../browser/services.mjs';
 import { Status } from '../browser/status.mjs';
 import {
-  asService, check, nodeArmed, readAll, tempSuffix, withHandle, writeAll,
+  asService, check, readAll, replaceFile, tempSuffix, withHandle, writeAll,
 } from './fsutil.mjs';
 
 /**
@@ -42,7 +42,7 @@ import {
  * @property {string} host  the directory's real path on the host
  */
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+const { O_RDONLY } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 /** Where Linux shows the path of each open descriptor. */
@@ -246,21 +246,11 @@ export class GrantedFiles {
       const dir = path.dirname(file);
       const temp = path.join(dir, `.${path.basename(file)}.snail-${tempSuffix()}.tmp`);
       check(signal);
-      let committed = false;
-      nodeArmed.tempFiles++;
-      try {
-        await withHandle(signal, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, async (handle) => {
-          await this.confirm(grant, handle);
-          if (stat) await handle.chmod(stat.mode & 0o7777);
-          await writeAll(signal, handle, data);
-        }, 0o666);
-        check(signal);
-        await fsp.rename(temp, file);
-        committed = true;
-      } finally {
-        if (!committed) await fsp.rm(temp, { force: true }).catch(() => {});
-        nodeArmed.tempFiles--;
-      }
+      await replaceFile(signal, temp, file, 0o666, async (handle) => {
+        await this.confirm(grant, handle);
+        if (stat) await handle.chmod(stat.mode & 0o7777);
+        await writeAll(signal, handle, data);
+      });
     });
   }
 

@@ -59,6 +59,29 @@ export async function withHandle(signal, file, flags, fn, mode) {
 }
 
 /** A signal that never aborts: for steps after an operation's commit point. */
+/**
+ * Replaces `file` as a whole: `fill(handle)` writes a new temporary file beside
+ * it (created exclusively, not following links), which is renamed over `file`
+ * if the signal has not aborted by then; otherwise, or on any failure, the
+ * temporary file is removed and `file` keeps its old content.
+ * @param {AbortSignal} signal @param {string} temp @param {string} file @param {number} mode
+ * @param {(handle: import('node:fs/promises').FileHandle) => Promise<void>} fill
+ */
+export async function replaceFile(signal, temp, file, mode, fill) {
+  let committed = false;
+  nodeArmed.tempFiles++;
+  try {
+    await withHandle(signal, temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, fill, mode);
+    // The last moment an abort leaves the old content: the rename commits.
+    check(signal);
+    await fsp.rename(temp, file);
+    committed = true;
+  } finally {
+    if (!committed) await fsp.rm(temp, { force: true }).catch(() => {});
+    nodeArmed.tempFiles--;
+  }
+}
+
 export const NEVER = new AbortController().signal;
 
 /**

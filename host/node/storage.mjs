@@ -33,14 +33,14 @@ import { SnailError } from '../browser/errors.mjs';
 import { ServiceError } from '../browser/services.mjs';
 import { Status } from '../browser/status.mjs';
 import {
-  asService, check, nodeArmed, readAll, syncDirectory, tempSuffix, withHandle, writeAll,
+  asService, check, readAll, replaceFile, syncDirectory, tempSuffix, withHandle, writeAll,
 } from './fsutil.mjs';
 
 /** Encoded names longer than this (in bytes) are hashed; file names may have 255. */
 export const MAX_ENCODED = 200;
 const MAGIC = new TextEncoder().encode('SNAILKV1');
 const TEMP_PREFIX = '.tmp-';
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+const { O_RDONLY } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 const encoder = new TextEncoder();
@@ -268,21 +268,10 @@ export class DirectoryStorage {
       await this.prepare(dir);
       check(signal);
       const temp = path.join(dir, `${TEMP_PREFIX}${tempSuffix()}`);
-      let committed = false;
-      nodeArmed.tempFiles++;
-      try {
-        await withHandle(signal, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, async (h) => {
-          await writeAll(signal, h, record);
-          await h.sync();
-        }, 0o644);
-        // The last moment an abort leaves the old value: the rename commits.
-        check(signal);
-        await fsp.rename(temp, file);
-        committed = true;
-      } finally {
-        if (!committed) await fsp.rm(temp, { force: true }).catch(() => {});
-        nodeArmed.tempFiles--;
-      }
+      await replaceFile(signal, temp, file, 0o644, async (h) => {
+        await writeAll(signal, h, record);
+        await h.sync();
+      });
       await syncDirectory(dir);
     });
   }

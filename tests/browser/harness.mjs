@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { handleHoldRoutes } from '../cases/http-routes.mjs';
+import { CONTENT_TYPES } from '../../tools/serve.mjs';
 
 /** The repository root, which the server serves. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,19 +41,6 @@ export const CHROMIUM_ARGS = Object.freeze([
   '--disable-quic',
 ]);
 
-const CONTENT_TYPES = Object.freeze({
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-});
 
 /**
  * Starts a read-only static file server for the repository root on 127.0.0.1

@@ -8,6 +8,8 @@
 
 #include <snail/snail.hpp>
 
+#include "frame_guard.hpp"
+
 #define TEST_IMPORT(name) __attribute__((import_module("test"), import_name(#name)))
 extern "C" void test_event(std::int32_t kind, std::int32_t a, std::int32_t b) TEST_IMPORT(event);
 extern "C" void test_violation(std::int32_t code, std::int32_t a) TEST_IMPORT(violation);
@@ -30,23 +32,7 @@ enum event : std::int32_t {
   ev_result = 7,       // a = handle, b = result
 };
 
-std::int32_t checked_sleep(double ms) { return static_cast<std::int32_t>(snail::sleep(ms)); }
-
-// A buffer on the task's shadow stack whose content depends on its owner. The
-// expected seed is passed to intact() from a Wasm local, not read from the
-// frame, so a frame overwritten by another task cannot vouch for itself.
-struct frame_guard {
-  volatile std::uint32_t words[16];
-  explicit frame_guard(std::uint32_t s) {
-    for (std::uint32_t i = 0; i < 16; ++i) words[i] = s * 2654435761u ^ (i * 40503u);
-  }
-  bool intact(std::uint32_t seed) const {
-    for (std::uint32_t i = 0; i < 16; ++i) {
-      if (words[i] != (seed * 2654435761u ^ (i * 40503u))) return false;
-    }
-    return true;
-  }
-};
+using test::frame_guard;
 
 std::uint32_t next_random(std::uint32_t& state) {
   state ^= state << 13;

@@ -12,6 +12,8 @@
 
 #include <snail/snail.hpp>
 
+#include "frame_guard.hpp"
+
 #define TEST_IMPORT(name) __attribute__((import_module("test"), import_name(#name)))
 extern "C" void test_event(std::int32_t kind, std::int32_t a, std::int32_t b) TEST_IMPORT(event);
 extern "C" std::int32_t test_pause(std::int32_t n) TEST_IMPORT(pause);
@@ -30,18 +32,7 @@ enum event : std::int32_t {
   ev_child_token = 14,  // a = arg, b = the plugin's token id in the child
 };
 
-struct frame_guard {
-  volatile std::uint32_t words[16];
-  explicit frame_guard(std::uint32_t s) {
-    for (std::uint32_t i = 0; i < 16; ++i) words[i] = s * 2654435761u ^ (i * 40503u);
-  }
-  bool intact(std::uint32_t seed) const {
-    for (std::uint32_t i = 0; i < 16; ++i) {
-      if (words[i] != (seed * 2654435761u ^ (i * 40503u))) return false;
-    }
-    return true;
-  }
-};
+using test::frame_guard;
 
 // The hand-written plugin's exports, as function pointers.
 struct plugin_api {

@@ -51,11 +51,7 @@ function(snail_add_side_module name)
     "LINKER:--no-entry"
     "LINKER:--export-if-defined=__wasm_call_ctors")
 
-  if(SNAIL_NODE_MODULES)
-    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK_LAUNCHER}" --node-modules "${SNAIL_NODE_MODULES}" "${SNAIL_POSTLINK}")
-  else()
-    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK}")
-  endif()
+  snail_detail_postlink_command(postlink)
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"

@@ -40,6 +40,17 @@ if(NOT SNAIL_NODE)
   find_program(SNAIL_NODE node)
 endif()
 set(SNAIL_POSTLINK_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/snail-postlink.mjs")
+
+# The post-link command into <out>: Node running the post-link step, through
+# the launcher when binaryen lives in another node_modules.
+function(snail_detail_postlink_command out)
+  if(SNAIL_NODE_MODULES)
+    set(${out} "${SNAIL_NODE}" "${SNAIL_POSTLINK_LAUNCHER}" --node-modules "${SNAIL_NODE_MODULES}" "${SNAIL_POSTLINK}" PARENT_SCOPE)
+  else()
+    set(${out} "${SNAIL_NODE}" "${SNAIL_POSTLINK}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 include("${CMAKE_CURRENT_LIST_DIR}/SnailModule.cmake")
 
 function(snail_add_program name)
@@ -95,11 +106,7 @@ function(snail_add_program name)
     snail_detail_dynamic_program(${name} ${linked})
   endif()
 
-  if(SNAIL_NODE_MODULES)
-    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK_LAUNCHER}" --node-modules "${SNAIL_NODE_MODULES}" "${SNAIL_POSTLINK}")
-  else()
-    set(postlink "${SNAIL_NODE}" "${SNAIL_POSTLINK}")
-  endif()
+  snail_detail_postlink_command(postlink)
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"
