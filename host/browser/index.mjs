@@ -20,6 +20,7 @@ import { EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
 
 export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+export { ModuleLoadError } from './modules.mjs';
 export { Status, statusName } from './status.mjs';
 export { Task };
 export { TaskState } from './tasks.mjs';
