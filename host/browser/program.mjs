@@ -80,7 +80,8 @@ async function fromResponse(response, name) {
 /** @param {string} path */
 async function readFile(path) {
   if (!isNode) throw new SnailError(`cannot read the file ${path} outside Node; pass a URL or bytes`, { code: 'ERR_LOAD' });
-  const fs = g.process.getBuiltinModule ? g.process.getBuiltinModule('node:fs/promises') : await import('node:fs/promises');
+  // process.getBuiltinModule (Node 22.3+), not import(): bundlers leave it alone.
+  const fs = g.process.getBuiltinModule('node:fs/promises');
   try {
     return new Uint8Array(await fs.readFile(path));
   } catch (error) {
