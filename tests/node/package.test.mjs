@@ -178,9 +178,8 @@ void Status.maybe;
   assert.equal(r.all, '');
 });
 
-test('package: find_package_from_node_modules_builds_a_program_that_npx_runs', {
-  skip: fs.existsSync('/usr/bin/clang++-19') || process.env.WASI_SDK_PATH ? false : 'no wasm32-wasi toolchain (tools/bootstrap.sh installs it)',
-}, () => {
+test('package: find_package_from_node_modules_builds_a_program_that_npx_runs', () => {
+  assert.ok(fs.existsSync('/usr/bin/clang++-19') || process.env.WASI_SDK_PATH, 'a wasm32-wasi toolchain is needed (tools/bootstrap.sh installs it)');
   const source = path.join(tmp, 'cmake-example');
   fs.cpSync(path.join(app, 'node_modules/snail-core/tools/cmake/example'), source, { recursive: true });
   const build = path.join(tmp, 'cmake-example-build');
@@ -204,8 +203,8 @@ test('package: find_package_from_node_modules_builds_a_program_that_npx_runs', {
   fs.copyFileSync(path.join(build, 'programs/app.wasm'), appProgram);
 });
 
-test('package: the_guides_javascript_runs_as_written_and_prints_what_it_shows', (t) => {
-  if (!appProgram) return t.skip('the CMake test did not build the program');
+test('package: the_guides_javascript_runs_as_written_and_prints_what_it_shows', () => {
+  assert.ok(appProgram, 'the program the previous test builds with CMake is needed; that test failed');
   const [script] = guideBlocks('js');
   fs.writeFileSync(path.join(app, 'run.mjs'), script);
   const r = run(process.execPath, ['run.mjs']);
@@ -216,10 +215,9 @@ test('package: the_guides_javascript_runs_as_written_and_prints_what_it_shows', 
   assert.equal(r.stdout, expected[1]);
 });
 
-test('package: the_guides_page_runs_the_program_in_chromium', {
-  skip: fs.existsSync('/usr/bin/chromium') ? false : '/usr/bin/chromium is missing',
-}, async (t) => {
-  if (!appProgram) return t.skip('the CMake test did not build the program');
+test('package: the_guides_page_runs_the_program_in_chromium', async () => {
+  assert.ok(fs.existsSync('/usr/bin/chromium'), '/usr/bin/chromium is needed (tools/bootstrap.sh installs it)');
+  assert.ok(appProgram, 'the program the CMake test builds is needed; that test failed');
   const [html] = guideBlocks('html');
   fs.writeFileSync(path.join(app, 'index.html'), html);
   const server = await startServer({ root: app });
