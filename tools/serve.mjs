@@ -111,14 +111,14 @@ async function answer(base, req, res) {
   return undefined;
 }
 
-/** @param {string} base @param {string} p */
-function inside(base, p) {
+/** Whether `p` is `base` or lies under it. @param {string} base @param {string} p */
+export function inside(base, p) {
   const rel = path.relative(base, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** @param {http.ServerResponse} res @param {number} status @param {string} body @param {Record<string, string>} [headers] */
-function send(res, status, body, headers = {}) {
+/** Answers with a text body. @param {http.ServerResponse} res @param {number} status @param {string} body @param {Record<string, string>} [headers] */
+export function send(res, status, body, headers = {}) {
   res.writeHead(status, {
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(body),

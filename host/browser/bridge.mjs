@@ -1091,7 +1091,7 @@ export class Bridge {
     }
     const following = this.scheduler.takeStartForCarrier();
     if (following !== null && this.prepareStart(following)) {
-      following._carrier = carrier;
+      following._exec.carrier = carrier;
       carrier.task = following;
       this.carrierReuses++;
       return following._slot;

@@ -13,7 +13,7 @@
 //
 // The module is instantiated before the program, which imports the wrappers
 // in place of the JavaScript functions.
-import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
+import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 
 /** Addresses in the module's memory the bridge shares with the wrappers. */
 export const CURRENT = 0; // the slot of the task that holds the permit
@@ -149,17 +149,4 @@ export function createGates(list, callbacks, shared) {
     words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
     memory: /** @type {WebAssembly.Memory} */ (x.memory),
   };
-}
-
-/** @param {number} value */
-function leb(value) {
-  const out = [];
-  let v = value >>> 0;
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
 }

@@ -416,9 +416,9 @@ export class Runtime {
     };
   }
 
-  /** The live tasks, oldest first. @returns {Task[]} */
+  /** The live tasks, oldest first (the live set keeps dispatch order). @returns {Task[]} */
   tasks() {
-    return [...this.bridge.scheduler.live].sort((a, b) => a.id - b.id);
+    return this.bridge.scheduler.live.toArray();
   }
 
   /**

@@ -13,7 +13,7 @@
 // and runs it on the same stack (or parks until one comes). It is built once;
 // the register file is rebuilt when a loaded module brings new registers, and
 // the tasks' saved values move over to it.
-import { Code, ModuleWriter, op } from './wasm-binary.mjs';
+import { Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 
 const NUMERIC = new Set(['i32', 'i64', 'f32', 'f64']);
 const LOAD = { i32: [op.i32_load, 2], i64: [op.i64_load, 3], f32: [op.f32_load, 2], f64: [op.f64_load, 3] };
@@ -342,18 +342,6 @@ export class Carriers {
   }
 }
 
-/** @param {number} value */
-function leb(value) {
-  const out = [];
-  let v = value >>> 0;
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
-}
 
 /** The instantiated register file of one program. */
 export class RegisterFile {

@@ -44,9 +44,15 @@ export class ServiceError extends Error {
   }
 }
 
-/** The status an operation's error becomes. @param {unknown} error */
+/**
+ * The status an operation's error becomes: its own for errors that carry one
+ * (ServiceError, ModuleLoadError), else failed.
+ * @param {unknown} error
+ */
 export function statusOfError(error) {
-  if (error instanceof ServiceError) return error.status;
+  const status = /** @type {any} */ (error)?.status;
+  const own = error instanceof ServiceError || (error instanceof SnailError && error.code === 'ERR_MODULE');
+  if (own && typeof status === 'number') return status;
   return Status.failed;
 }
 
@@ -419,8 +425,7 @@ export function serviceImports(bridge, host) {
         // The loading task learns why: the message goes to its error cell.
         onError: (error) => {
           memory.deliver(errorOut, new TextEncoder().encode(error instanceof Error ? error.message : String(error)));
-          const status = /** @type {any} */ (error)?.status;
-          return typeof status === 'number' ? status : Status.failed;
+          return statusOfError(error);
         },
       };
     }),

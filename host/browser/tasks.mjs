@@ -90,7 +90,7 @@ export class Task {
   /** @returns {number | undefined} what the entry returned (a cancelled task may have returned too) */
   get value() { return this._x === null ? undefined : this._x.value; }
   /** @param {number | undefined} v */
-  set value(v) { if (v !== undefined || this._x !== null) this._exec.value = v; }
+  set value(v) { if (v !== undefined) this._exec.value = v; }
   /** @returns {unknown} why the task failed, or the CancelledError of a cancelled task */
   get error() {
     if (this._x === null) return undefined;
@@ -100,7 +100,7 @@ export class Task {
     return this._x.error;
   }
   /** @param {unknown} e */
-  set error(e) { if (e !== undefined || this._x !== null) this._exec.error = e; }
+  set error(e) { if (e !== undefined) this._exec.error = e; }
 
   // Flags, as boolean properties.
   get _ready() { return (this._flags & READY) !== 0; }
@@ -118,69 +118,6 @@ export class Task {
   get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
   set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
 
-
-  // The execution record's fields, as properties of the task (defaults while it has none).
-  /** @returns {number} */
-  get _stackLow() { return this._x === null ? 0 : this._x.stackLow; }
-  /** @param {number} v */
-  set _stackLow(v) { this._exec.stackLow = v; }
-  /** @returns {any} */
-  get _carrier() { return this._x === null ? null : this._x.carrier; }
-  /** @param {any} v */
-  set _carrier(v) { this._exec.carrier = v; }
-  /** @returns {((value: unknown) => void) | null} */
-  get _gate() { return this._x === null ? null : this._x.gate; }
-  /** @param {((value: unknown) => void) | null} v */
-  set _gate(v) { this._exec.gate = v; }
-  /** @returns {((error: unknown) => void) | null} */
-  get _gateReject() { return this._x === null ? null : this._x.gateReject; }
-  /** @param {((error: unknown) => void) | null} v */
-  set _gateReject(v) { this._exec.gateReject = v; }
-  /** @returns {AbortController | null} */
-  get _abort() { return this._x === null ? null : this._x.abort; }
-  /** @param {AbortController | null} v */
-  set _abort(v) { this._exec.abort = v; }
-  /** @returns {any} */
-  get _wait() { return this._x === null ? null : this._x.wait; }
-  /** @param {any} v */
-  set _wait(v) { this._exec.wait = v; }
-  /** @returns {any[] | null} */
-  get _waitArgs() { return this._x === null ? null : this._x.waitArgs; }
-  /** @param {any[] | null} v */
-  set _waitArgs(v) { this._exec.waitArgs = v; }
-  /** @returns {unknown} */
-  get _delivery() { return this._x === null ? undefined : this._x.delivery; }
-  /** @param {unknown} v */
-  set _delivery(v) { this._exec.delivery = v; }
-  /** @returns {number} */
-  get _mode() { return this._x === null ? 0 : this._x.mode; }
-  /** @param {number} v */
-  set _mode(v) { this._exec.mode = v; }
-  /** @returns {number} */
-  get _outcome() { return this._x === null ? 0 : this._x.outcome; }
-  /** @param {number} v */
-  set _outcome(v) { this._exec.outcome = v; }
-  /** @returns {unknown} */
-  get _result() { return this._x === null ? undefined : this._x.result; }
-  /** @param {unknown} v */
-  set _result(v) { this._exec.result = v; }
-  /** @returns {any} */
-  get _onOk() { return this._x === null ? null : this._x.onOk; }
-  /** @param {any} v */
-  set _onOk(v) { this._exec.onOk = v; }
-  /** @returns {any} */
-  get _onErr() { return this._x === null ? null : this._x.onErr; }
-  /** @param {any} v */
-  set _onErr(v) { this._exec.onErr = v; }
-  /** @returns {any} */
-  get _onStore() { return this._x === null ? null : this._x.onStore; }
-  /** @param {any} v */
-  set _onStore(v) { this._exec.onStore = v; }
-  /** @returns {any} */
-  get _onStoreErr() { return this._x === null ? null : this._x.onStoreErr; }
-  /** @param {any} v */
-  set _onStoreErr(v) { this._exec.onStoreErr = v; }
-
   /** @returns {TaskStateName} queued, executing, suspended, returned, failed or cancelled */
   get state() {
     return NAMES[this._s];
@@ -188,8 +125,9 @@ export class Task {
 
   /** What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null. */
   get waitingOn() {
-    if (this._s !== S.suspended || this._wait === null) return null;
-    return this._wait.describe(this._waitArgs);
+    const x = this._x;
+    if (this._s !== S.suspended || x === null || x.wait === null) return null;
+    return x.wait.describe(x.waitArgs);
   }
 
   /** True once the task left the live set. */
@@ -401,12 +339,17 @@ export class LiveSet {
     return true;
   }
 
-  /** The live tasks at this moment: callers may retire tasks while they go through them. */
-  [Symbol.iterator]() {
+  /** The live tasks at this moment, oldest first. @returns {Task[]} */
+  toArray() {
     /** @type {Task[]} */
     const all = [];
     for (let t = this.head; t !== null; t = t._lnext) all.push(t);
-    return all[Symbol.iterator]();
+    return all;
+  }
+
+  /** Goes through a snapshot: callers may retire tasks while they go through them. */
+  [Symbol.iterator]() {
+    return this.toArray()[Symbol.iterator]();
   }
 }
 

@@ -209,7 +209,7 @@ export function formatFuncType(t) {
 // ---------------------------------------------------------------------------
 // Writer
 
-/** @param {number[]} out @param {number} value */
+/** Appends `value` as an unsigned LEB128. @param {number[]} out @param {number} value */
 function u32(out, value) {
   let v = value >>> 0;
   do {
@@ -218,6 +218,14 @@ function u32(out, value) {
     if (v !== 0) b |= 0x80;
     out.push(b);
   } while (v !== 0);
+}
+
+/** `value` as unsigned LEB128 bytes (an immediate the Code builder has no method for). @param {number} value */
+export function leb(value) {
+  /** @type {number[]} */
+  const out = [];
+  u32(out, value);
+  return out;
 }
 
 /** @param {number[]} out @param {number} value */

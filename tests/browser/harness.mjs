@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { handleHoldRoutes } from '../cases/http-routes.mjs';
-import { CONTENT_TYPES } from '../../tools/serve.mjs';
+import { CONTENT_TYPES, inside, send } from '../../tools/serve.mjs';
 
 /** The repository root, which the server serves. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -146,23 +146,6 @@ async function resolvePath(base, target) {
   const stat = await fsp.stat(real).catch(() => null);
   if (!stat || !stat.isFile()) return { status: 404, reason: 'not found' };
   return { status: 200, file: real, size: stat.size };
-}
-
-/** @param {string} base @param {string} p */
-function inside(base, p) {
-  const rel = path.relative(base, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** @param {http.ServerResponse} res @param {number} status @param {string} body @param {Record<string, string>} [headers] */
-function send(res, status, body, headers = {}) {
-  res.writeHead(status, {
-    'content-type': 'text/plain; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(body);
 }
 
 /**

@@ -68,6 +68,25 @@ const portContract = adapterContract({
   },
 }));
 
+/**
+ * Registers a fresh MessageChannel's port1 as the event source "port" of `rt`,
+ * runs `body` with the channel and the registration's queue, then unregisters
+ * and closes both ports, whatever `body` did.
+ * @param {import('../../host/browser/index.mjs').Runtime} rt
+ * @param {(port: { channel: MessageChannel, queue: import('../../host/browser/index.mjs').EventQueue }) => Promise<void>} body
+ */
+async function withPort(rt, body) {
+  const channel = new MessageChannel();
+  const unregister = registerPort(rt.events, 'port', channel.port1);
+  try {
+    await body({ channel, queue: unregister.queue });
+  } finally {
+    unregister();
+    channel.port1.close();
+    channel.port2.close();
+  }
+}
+
 /** @type {import('./support.mjs').Case[]} */
 export const cases = [
   ...portContract,
@@ -75,10 +94,7 @@ export const cases = [
     name: 'browser host: port_messages_reach_a_cpp_task_in_order_even_between_its_waits',
     async run(ctx) {
       const { rt, text } = await loadBrowserHost(ctx);
-      const channel = new MessageChannel();
-      const unregister = registerPort(rt.events, 'port', channel.port1);
-      const { queue } = unregister;
-      try {
+      await withPort(rt, async ({ channel, queue }) => {
         // Two messages before any task waits: kept.
         channel.port2.postMessage('one');
         channel.port2.postMessage({ n: 2 });
@@ -93,11 +109,7 @@ export const cases = [
         assert.equal(t.value, 4);
         assert.equal(text(), 'message 0 ok [one]\nmessage 1 ok [{"n":2}]\nmessage 2 ok [three]\nmessage 3 ok [four]\n');
         assert.equal(queue.dropped, 0);
-      } finally {
-        unregister();
-        channel.port1.close();
-        channel.port2.close();
-      }
+      });
       await rt.close();
       assertQuiet(rt);
     },
@@ -106,10 +118,7 @@ export const cases = [
     name: 'browser host: a_cancelled_port_wait_leaves_the_next_message_for_the_next_task',
     async run(ctx) {
       const { rt, text } = await loadBrowserHost(ctx);
-      const channel = new MessageChannel();
-      const unregister = registerPort(rt.events, 'port', channel.port1);
-      const { queue } = unregister;
-      try {
+      await withPort(rt, async ({ channel, queue }) => {
         const first = rt.dispatch('wait_named', 2);
         await until(() => first.state === 'suspended' && queue.waiting === 1, 'the first wait');
         first.cancel();
@@ -123,11 +132,7 @@ export const cases = [
         assert.equal(second.state, 'returned');
         assert.equal(text(), 'event port cancelled []\nevent port ok [after]\n');
         assert.equal(queue.length, 0);
-      } finally {
-        unregister();
-        channel.port1.close();
-        channel.port2.close();
-      }
+      });
       await rt.close();
       assertQuiet(rt);
     },

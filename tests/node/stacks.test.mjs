@@ -18,14 +18,14 @@ test('stacks: each_entered_task_runs_on_its_own_segment', async () => {
   while (rt.stats().suspended < 64) await new Promise((r) => setImmediate(r));
   // Between tasks the stack pointer is the neutral stack's again.
   assert.equal(sp.value, neutral);
-  const lows = tasks.map((t) => t._stackLow).sort((a, b) => a - b);
+  const lows = tasks.map((t) => t._exec.stackLow).sort((a, b) => a - b);
   assert.ok(lows.every((low) => low > 0 && low % 16 === 0), 'every suspended task owns an aligned segment');
   for (let i = 1; i < lows.length; i++) {
     assert.ok(lows[i] - lows[i - 1] >= stackSize, `segments ${lows[i - 1]} and ${lows[i]} overlap`);
   }
   assert.equal(rt.stats().stacksInUse, 64);
   await rt.drain();
-  assert.ok(tasks.every((t) => t._stackLow === 0 && t.state === 'returned'));
+  assert.ok(tasks.every((t) => t._exec.stackLow === 0 && t.state === 'returned'));
   assert.equal(rt.stats().stacksInUse, 0);
   assert.deepEqual(violations, []);
   await rt.close();

@@ -11,6 +11,8 @@
 
 #include <snail/snail.hpp>
 
+#include "wasi_args.hpp"
+
 namespace {
 
 const char* name(snail::status s) { return snail::to_string(s); }
@@ -18,18 +20,6 @@ const char* name(snail::status s) { return snail::to_string(s); }
 // The event sources the suites register, by number.
 const char* const event_names[] = {"click #save", "saved", "port", "click #hit"};
 constexpr int event_count = sizeof(event_names) / sizeof(event_names[0]);
-
-// argv[1], where the suites pass a URL.
-std::string arg1() {
-  __wasi_size_t count = 0;
-  __wasi_size_t size = 0;
-  if (__wasi_args_sizes_get(&count, &size) != 0 || count < 2) return {};
-  std::vector<char*> argv(count);
-  std::vector<char> buffer(size);
-  __wasi_args_get(reinterpret_cast<std::uint8_t**>(argv.data()),
-                  reinterpret_cast<std::uint8_t*>(buffer.data()));
-  return argv[1];
-}
 
 // Set by the task that saw the click; the churning tasks stop when they see it.
 bool clicked = false;
@@ -89,7 +79,7 @@ SNAIL_ENTRY(fetch_arg1) {
   (void)arg;
   snail::buffer body;
   int code = 0;
-  auto s = snail::fetch(arg1(), body, &code);
+  auto s = snail::fetch(test::arg_at(1), body, &code);
   std::printf("fetch %s %d %zu\n", name(s), code, body.size());
   return static_cast<std::int32_t>(s);
 }

@@ -12,25 +12,14 @@
 
 #include <snail/snail.hpp>
 
+#include "wasi_args.hpp"
+
 namespace {
 
 const char* name(snail::status s) { return snail::to_string(s); }
 
-std::vector<std::string> argv_strings() {
-  __wasi_size_t count = 0;
-  __wasi_size_t size = 0;
-  if (__wasi_args_sizes_get(&count, &size) != 0) return {};
-  std::vector<char*> argv(count);
-  std::vector<char> buffer(size);
-  __wasi_args_get(reinterpret_cast<std::uint8_t**>(argv.data()),
-                  reinterpret_cast<std::uint8_t*>(buffer.data()));
-  return {argv.begin(), argv.end()};
-}
-
-std::string arg_at(std::int32_t i) {
-  auto args = argv_strings();
-  return i >= 0 && static_cast<std::size_t>(i) < args.size() ? args[static_cast<std::size_t>(i)] : std::string();
-}
+using test::arg_at;
+using test::argv_strings;
 
 // The value storage_burst writes for `key` at `version`: self-describing, so
 // that a torn or mixed value cannot pass the check (tests/node/node-storage.test.mjs

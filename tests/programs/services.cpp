@@ -8,21 +8,11 @@
 
 #include <snail/snail.hpp>
 
+#include "wasi_args.hpp"
+
 namespace {
 
 const char* name(snail::status s) { return snail::to_string(s); }
-
-// argv[1], where the cases pass a URL.
-std::string arg1() {
-  __wasi_size_t count = 0;
-  __wasi_size_t size = 0;
-  if (__wasi_args_sizes_get(&count, &size) != 0 || count < 2) return {};
-  std::vector<char*> argv(count);
-  std::vector<char> buffer(size);
-  __wasi_args_get(reinterpret_cast<std::uint8_t**>(argv.data()),
-                  reinterpret_cast<std::uint8_t*>(buffer.data()));
-  return argv[1];
-}
 
 }  // namespace
 
@@ -65,7 +55,7 @@ SNAIL_ENTRY(fetch_arg1) {
   (void)arg;
   snail::buffer body;
   int code = 0;
-  auto s = snail::fetch(arg1(), body, &code);
+  auto s = snail::fetch(test::arg_at(1), body, &code);
   std::printf("fetch %s %d [%s]\n", name(s), code, body.str().c_str());
   return static_cast<std::int32_t>(s);
 }

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
 
 import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
+import { exportsByName, globalNames } from './binaryen-names.mjs';
 
 const ABI_VERSION = '1';
 const DEFAULT_STACK_SIZE = 5 * 1024 * 1024;
@@ -86,7 +87,7 @@ if (!info.customSections.includes('name')) {
 const mod = binaryen.readBinary(bytes);
 mod.setFeatures(mod.getFeatures() | binaryen.Features.MutableGlobals | binaryen.Features.BulkMemory | binaryen.Features.SignExt);
 
-const exported = exportsByName();
+const exported = exportsByName(mod, binaryen);
 const sp = /** @type {{ value: string }} */ (exported.get('__stack_pointer'));
 if (sp.value !== '__stack_pointer') fail(`the stack pointer global is named ${sp.value}, not __stack_pointer; Binaryen's stack-check would miss it`);
 const setLimits = exported.get('__set_stack_limits');
@@ -99,10 +100,10 @@ if (setLimits) {
   if (typeof spInit !== 'number') fail('__stack_pointer has no constant initial value');
   const low = spInit - stackSize;
   if (low < 0) fail(`--stack-size ${stackSize} is larger than the linked stack (top ${spInit}); give the -sTOTAL_STACK the program was linked with`);
-  const namesBefore = new Set(globalNames());
+  const namesBefore = new Set(globalNames(mod, binaryen));
   mod.runPasses(['stack-check']);
-  const added = globalNames().filter((n) => !namesBefore.has(n));
-  const limits = exportsByName().get('__set_stack_limits');
+  const added = globalNames(mod, binaryen).filter((n) => !namesBefore.has(n));
+  const limits = exportsByName(mod, binaryen).get('__set_stack_limits');
   if (!limits || added.length !== 2) fail('Binaryen\'s stack-check pass instrumented nothing (the stack pointer was not found)');
   const [base, limit] = limitGlobals(limits.value);
   // The pass creates both with 0, which would trap on the first frame: give
@@ -119,7 +120,7 @@ if (setLimits) {
 }
 
 let aliases = 0;
-for (const [name, e] of exportsByName()) {
+for (const [name, e] of exportsByName(mod, binaryen)) {
   const abiName = abiNameOf(name);
   if (!abiName || exported.has(abiName)) continue;
   if (e.kind === binaryen.ExternalFunction) mod.addFunctionExport(e.value, abiName);
@@ -147,22 +148,6 @@ function abiNameOf(name) {
     }
   }
   return name.replaceAll('__', '.');
-}
-
-function globalNames() {
-  const names = [];
-  for (let i = 0; i < mod.getNumGlobals(); i++) names.push(binaryen.getGlobalInfo(mod.getGlobalByIndex(i)).name);
-  return names;
-}
-
-/** @returns {Map<string, { name: string, kind: number, value: string }>} */
-function exportsByName() {
-  const map = new Map();
-  for (let i = 0; i < mod.getNumExports(); i++) {
-    const e = binaryen.getExportInfo(mod.getExportByIndex(i));
-    map.set(e.name, e);
-  }
-  return map;
 }
 
 /**

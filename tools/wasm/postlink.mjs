@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
 
 import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
+import { exportsByName, globalNames } from './binaryen-names.mjs';
 
 const ABI_VERSION = '1';
 
@@ -63,21 +64,6 @@ if (spExport && !info.customSections.includes('name')) {
 const mod = binaryen.readBinary(bytes);
 mod.setFeatures(mod.getFeatures() | binaryen.Features.MutableGlobals | binaryen.Features.BulkMemory);
 
-function globalNames() {
-  const names = [];
-  for (let i = 0; i < mod.getNumGlobals(); i++) names.push(binaryen.getGlobalInfo(mod.getGlobalByIndex(i)).name);
-  return names;
-}
-
-function exportsByName() {
-  const map = new Map();
-  for (let i = 0; i < mod.getNumExports(); i++) {
-    const info = binaryen.getExportInfo(mod.getExportByIndex(i));
-    map.set(info.name, info);
-  }
-  return map;
-}
-
 /** Whether the module imports the program's stack pointer (a side module that uses its stack). */
 function importsStackPointer() {
   for (let i = 0; i < mod.getNumGlobals(); i++) {
@@ -87,7 +73,7 @@ function importsStackPointer() {
   return false;
 }
 
-const exported = exportsByName();
+const exported = exportsByName(mod, binaryen);
 const sp = exported.get('__stack_pointer');
 if (values.side) {
   if (!readModuleInfo(bytes).customSections.includes('dylink.0')) {
@@ -97,7 +83,7 @@ if (values.side) {
   // C++ headers define one wherever SNAIL_HANDLER is used) becomes an import
   // env.snail.handler.NAME, which the loader binds to the program's register
   // of that name, or to a new one that starts null.
-  for (const [name, info] of exportsByName()) {
+  for (const [name, info] of exportsByName(mod, binaryen)) {
     if (!name.startsWith('snail.handler.') || info.kind !== binaryen.ExternalGlobal) continue;
     const g = binaryen.getGlobalInfo(mod.getGlobal(info.value));
     if (g.module) continue;
@@ -109,7 +95,7 @@ if (values.side) {
     mod.runPasses(['stack-check']);
     // The stack's bounds are the program's registers, switched per task.
     for (const [name, field] of [['__stack_base', 'snail.stack.base'], ['__stack_limit', 'snail.stack.limit']]) {
-      if (!globalNames().includes(name)) fail(`Binaryen's stack-check pass did not create ${name}`);
+      if (!globalNames(mod, binaryen).includes(name)) fail(`Binaryen's stack-check pass did not create ${name}`);
       mod.removeGlobal(name);
       mod.addGlobalImport(name, 'env', field, binaryen.i32, true);
     }
@@ -124,7 +110,7 @@ if (values.side) {
   if (low < 0) fail(`--stack-size ${stackSize} is larger than the linked stack (top ${spInit})`);
 
   mod.runPasses(['stack-check']);
-  const names = new Set(globalNames());
+  const names = new Set(globalNames(mod, binaryen));
   for (const name of ['__stack_base', '__stack_limit']) {
     if (!names.has(name)) fail(`Binaryen's stack-check pass did not create ${name}`);
   }
