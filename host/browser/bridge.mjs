@@ -13,7 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, CURRENT, createGates, PARK, wrappable } from './gates.mjs';
+import { canWrap, CURRENT, createGates, INSTALL, PARK, SAVE, wrappable } from './gates.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -231,8 +231,8 @@ export class Bridge {
     this.directWaits = canWrap && options.directWaits !== false;
     /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK) */
     this.gateWords = null;
-    /** @type {WebAssembly.Memory | null} their memory, shared by every suspension module */
-    this.gateMemory = null;
+    /** @type {import('./gates.mjs').Gates | null} the first suspension module: its memory and register table are shared by the others */
+    this.gates = null;
     /** @type {Map<string, Function>} wrappers made so far, by "module.field:type" */
     this.wrappers = new Map();
     /** @type {Record<string, Record<string, unknown>> | null} the program's imports before link() */
@@ -427,18 +427,37 @@ export class Bridge {
     }
     if (wrapped.length === 0) return;
     const byKey = new Map(wrapped.map((w) => [w.key, w.spec]));
-    const { wrappers, words, memory } = createGates(wrapped, {
+    const gates = createGates(wrapped, {
       begin: (key) => this.waitFunction(/** @type {WaitSpec} */ (byKey.get(key)), true),
       after: (slot, value, zero) => this.land(slot, OK, value, zero),
       fail: (slot, error, zero) => this.land(slot, FAILED, error, zero),
       park: (slot) => this.park(slot),
-    }, this.gateMemory ?? undefined);
-    this.gateWords = words;
-    this.gateMemory = memory;
+    }, this.gates ?? undefined);
+    this.gates ??= gates;
+    this.gateWords = gates.words;
+    this.connectRegisters();
     for (const w of wrapped) {
-      importObject[w.module][w.field] = wrappers[w.key];
-      this.wrappers.set(w.key, wrappers[w.key]);
+      importObject[w.module][w.field] = gates.wrappers[w.key];
+      this.wrappers.set(w.key, gates.wrappers[w.key]);
     }
+  }
+
+  /**
+   * No task holds the permit: a wrapper called now (a wait outside any task,
+   * which fails) saves into the defaults' slot, never into a parked task's.
+   */
+  permitFree() {
+    if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = 0;
+  }
+
+  /**
+   * Points the wrappers' register table at the current register file (after
+   * it is made, and again when a loaded module brings new registers).
+   */
+  connectRegisters() {
+    if (this.gates === null || this.registers === null) return;
+    this.gates.registers.set(SAVE, this.registers.suspend);
+    this.gates.registers.set(INSTALL, this.registers.install);
   }
 
   /**
@@ -474,10 +493,12 @@ export class Bridge {
         const delivery = spec.now(task, args);
         if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
       }
-      bridge.regs.suspend(task._slot);
+      // Under a wrapper, the wrapper saved the registers already.
+      if (!direct) bridge.regs.suspend(task._slot);
       task._exec.wait = spec;
       task._exec.waitArgs = args;
       sched.suspend(task);
+      bridge.permitFree();
       if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
       let operation;
       try {
@@ -546,7 +567,9 @@ export class Bridge {
       task._exec.wait = null;
       task._exec.waitArgs = null;
       task._exec.result = undefined;
-      this.regs.install(task._slot);
+      // The wrapper installs the registers when it goes on; a delivery that
+      // calls into the program needs them now.
+      if (spec.accept !== identity) this.regs.install(task._slot);
       /** @type {Int32Array} */ (this.gateWords)[CURRENT >> 2] = task._slot;
       if (this.trace) this.emit('resume', task, { cancelled: false });
       const delivery = task._exec.outcome === OK ? spec.accept(result, task, /** @type {any[]} */ (args))
@@ -849,6 +872,7 @@ export class Bridge {
       idle: () => this.parkCarrier(),
     });
     this.registers = createRegisterFile({ registers });
+    this.connectRegisters();
     this.carrierModule.ensure(this.registers.capacity);
     this.registers.onGrow = (slots) => /** @type {Carriers} */ (this.carrierModule).ensure(slots);
     this.runCarrier = WebAssembly.promising(this.carrierModule.carrier);
@@ -886,6 +910,7 @@ export class Bridge {
     for (const t of this.scheduler.live) if (t._slot !== 0) live.push(t._slot);
     next.takeOver(old, live);
     this.registers = next;
+    this.connectRegisters();
   }
 
   /** Records the current register values as the defaults (after initialisation). */
@@ -1162,6 +1187,7 @@ export class Bridge {
     task._exec.carrier = null;
     task._exec.abort = null;
     this.scheduler.finish(task, how);
+    this.permitFree();
     if (this.trace) this.emit('finish', task, { how });
     if (task._handles === 0) this.handles.delete(task.id);
   }
@@ -1172,6 +1198,7 @@ export class Bridge {
     this.releaseSlot(task);
     task.error = error;
     this.scheduler.finish(task, TaskState.failed);
+    this.permitFree();
     if (task._handles === 0) this.handles.delete(task.id);
     this.queuePump();
   }

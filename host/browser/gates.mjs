@@ -11,6 +11,14 @@
 // the wrapper parks the task once more on a gate. A rejected operation arrives
 // as a JavaScript exception, caught with the JS tag and handed to `fail`.
 //
+// The wrappers also save the task's registers before the wait and install
+// them again when the task goes on, through a table the bridge fills with the
+// register file's `suspend` and `install`: Wasm-to-Wasm calls, where calls
+// from JavaScript into the register file would cost a boundary crossing each.
+// An exception `after`, `fail` or `park` throws (a rejected delivery) reaches
+// the program only once the registers are installed: the wrapper catches it,
+// installs them, and hands it to `raise`, which throws it again.
+//
 // The module is instantiated before the program, which imports the wrappers
 // in place of the JavaScript functions.
 import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
@@ -18,6 +26,10 @@ import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 /** Addresses in the module's memory the bridge shares with the wrappers. */
 export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
+
+/** The entries of the wrappers' register table: (slot) -> () functions of the register file. */
+export const SAVE = 0; // save the slot's registers and install the defaults
+export const INSTALL = 1; // install the slot's registers
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
@@ -52,6 +64,16 @@ export const canWrap = (() => {
  * @property {(slot: number) => Promise<unknown>} park
  */
 
+/**
+ * What createGates() returns.
+ * @typedef {object} Gates
+ * @property {Record<string, Function>} wrappers  by import key
+ * @property {Int32Array} words  the shared words (CURRENT, PARK)
+ * @property {WebAssembly.Memory} memory
+ * @property {WebAssembly.Table} registers  the register table (SAVE, INSTALL), shared by every wrapper
+ * @property {Function} nop  a (slot) -> () function that does nothing, for the table before a register file exists
+ */
+
 /** @param {string[]} results */
 export function wrappable(results) {
   return results.length <= 1 && RESULTS.has(results[0] ?? null);
@@ -63,13 +85,17 @@ export function wrappable(results) {
  * the words the bridge writes reach every wrapper.
  * @param {WrappedImport[]} list
  * @param {GateCallbacks} callbacks
- * @param {WebAssembly.Memory} [shared]  the memory of a suspension module made before
- * @returns {{ wrappers: Record<string, Function>, words: Int32Array, memory: WebAssembly.Memory }}
+ * @param {Gates} [shared]  a suspension module made before, whose memory and register table this one shares
+ * @returns {Gates}
  */
 export function createGates(list, callbacks, shared) {
   const w = new ModuleWriter();
-  if (shared) w.importMemory('js', 'memory', 1);
+  if (shared) {
+    w.importMemory('js', 'memory', 1);
+    w.importTable('js', 'registers', 'funcref', 2);
+  }
   const tag = w.importTag('js', 'tag', ['externref']);
+  const raise = w.importFunc('js', 'raise', ['externref'], []);
   /** @type {Map<string | null, { after: number, fail: number, park: number }>} */
   const perType = new Map();
   const types = [...new Set(list.map((i) => i.results[0] ?? null))];
@@ -84,7 +110,13 @@ export function createGates(list, callbacks, shared) {
     });
   }
   const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
+  const table = shared ? 0 : w.table('funcref', 2);
   if (!shared) w.memory(1);
+  const slotFn = w.type(['i32'], []);
+  /** Emits a call of register-table entry `entry` with the slot. @param {Code} c @param {number} slot @param {number} entry */
+  const registerCall = (c, slot, entry) => {
+    c.idx(op.local_get, slot).i32(entry).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
+  };
 
   list.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
@@ -104,8 +136,13 @@ export function createGates(list, callbacks, shared) {
       c.emit(op.end);
     };
     c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
-    c.emit(op.block, 0x6f); // $caught: the exception as an externref
-    // try_table (result t) (catch $tag 0) ... end
+    registerCall(c, slot, SAVE);
+    c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
+    c.emit(op.try_table, op.void, 1, 0x00);
+    c.bytes.push(...leb(tag), 0);
+    c.emit(op.block, op.void); // $done
+    c.emit(op.block, 0x6f); // $caught: an exception of the wait itself
+    // try_table (result t) (catch $tag $caught) ... end
     c.emit(op.try_table, blockType(t), 1, 0x00);
     c.bytes.push(...leb(tag), 0);
     for (let p = 0; p < n; p++) c.idx(op.local_get, p);
@@ -117,22 +154,40 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.call, fns.after);
     if (t !== null) c.idx(op.local_set, value);
     parkIfAsked();
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
+    c.idx(op.br, 1); // $done
     c.emit(op.end); // $caught
     c.idx(op.local_set, err);
     c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
     if (t !== null) c.idx(op.local_set, value);
     parkIfAsked();
+    c.emit(op.end); // $done
+    registerCall(c, slot, INSTALL);
     if (t !== null) c.idx(op.local_get, value);
+    c.emit(op.return);
+    c.emit(op.end); // try_table
+    c.emit(op.unreachable);
+    c.emit(op.end); // $threw
+    c.idx(op.local_set, err);
+    registerCall(c, slot, INSTALL);
+    c.idx(op.local_get, err).idx(op.call, raise);
+    c.emit(op.unreachable);
     w.export(imp.key, 'function', w.func(imp.params, imp.results, c));
   });
+  const nop = w.func(['i32'], [], new Code());
+  w.export('nop', 'function', nop);
   w.export('memory', 'memory', 0);
+  w.export('registers', 'table', table);
 
   const zero = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined };
   /** @type {Record<string, any>} */
-  const js = { tag: /** @type {any} */ (globalThis).WebAssembly.JSTag };
-  if (shared) js.memory = shared;
+  const js = {
+    tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
+    raise: (/** @type {unknown} */ error) => { throw error; },
+  };
+  if (shared) {
+    js.memory = shared.memory;
+    js.registers = shared.registers;
+  }
   for (const t of types) {
     const name = t ?? 'void';
     const z = /** @type {any} */ (zero)[name];
@@ -144,9 +199,16 @@ export function createGates(list, callbacks, shared) {
   const begin = Object.fromEntries(list.map((imp, i) => [String(i), new WebAssembly.Suspending(callbacks.begin(imp.key))]));
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js, begin });
   const x = /** @type {Record<string, any>} */ (instance.exports);
+  const registers = /** @type {WebAssembly.Table} */ (x.registers);
+  if (!shared) {
+    registers.set(SAVE, x.nop);
+    registers.set(INSTALL, x.nop);
+  }
   return {
     wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
     words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
     memory: /** @type {WebAssembly.Memory} */ (x.memory),
+    registers,
+    nop: x.nop,
   };
 }
