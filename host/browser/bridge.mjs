@@ -13,7 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, CURRENT, createGates, INSTALL, PARK, SAVE, wrappable } from './gates.mjs';
+import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SAVE, wrappable } from './gates.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -70,6 +70,9 @@ class WaitImport {
 // delivery) or the raw value of an operation it awaited directly.
 const FINAL = 1;
 const DIRECT = 2;
+// The task waits with its permit lent: its wrapper goes on without `after`
+// when the operation fulfils, and calls `fail` when it rejects.
+const LENT_WAIT = 3;
 
 /** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
 class Rejection {
@@ -153,6 +156,9 @@ function sleepWait(task, ms) {
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
+ * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
+ *   converts is the delivery, and the operation always returns a promise; derived from
+ *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
  */
 
 /**
@@ -179,6 +185,13 @@ export class Bridge {
     this.trace = options.trace ?? null;
     this.now = options.scheduler.now ?? (() => Date.now());
     this.scheduler = new Scheduler(this, options.scheduler);
+    this.scheduler.lendParked = (task) => this.lendParked(task);
+    this.scheduler.onReclaim = (task) => {
+      /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
+      task._exec.mode = DIRECT;
+      task._settled = false;
+      this.permitFree();
+    };
     this.stackSize = options.stackSize;
     this.programName = options.programName;
     /** Tasks of this runtime: cancel() comes back here, with no field per task. */
@@ -283,6 +296,7 @@ export class Bridge {
         ...statusOf,
         name: 'snail.yield',
         describe: () => 'snail.yield()',
+        lendable: false,
         // Nothing else is ready and the turn has budget left: the permit comes
         // straight back, so keep it and skip the register save and install.
         now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),
@@ -353,7 +367,9 @@ export class Bridge {
         name: label,
         describe: () => label,
         operation: (signal, _task, args) => {
-          const p = operation(signal, ...args);
+          // The common arities without a spread call.
+          const p = args.length === 0 ? operation(signal) : args.length === 1 ? operation(signal, args[0])
+            : args.length === 2 ? operation(signal, args[0], args[1]) : operation(signal, ...args);
           if (p === null || typeof p !== 'object' || typeof (/** @type {any} */ (p).then) !== 'function') {
             throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
           }
@@ -384,11 +400,13 @@ export class Bridge {
       discard: null,
       nativeDiscard: null,
       keepsResults: true,
+      lendable: true,
       ...partial,
     };
     // A wait whose result is delivered as it is and never disposed can take
     // the value JSPI converts; any other keeps the operation's own value.
     spec.keepsResults = spec.accept !== identity || spec.discard !== null;
+    spec.lendable = spec.lendable && !spec.keepsResults;
     return new WaitImport(spec);
   }
 
@@ -497,9 +515,19 @@ export class Bridge {
       if (!direct) bridge.regs.suspend(task._slot);
       task._exec.wait = spec;
       task._exec.waitArgs = args;
-      sched.suspend(task);
-      bridge.permitFree();
-      if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
+      // Nothing else wants the permit: the task keeps it for this wait, and
+      // its wrapper goes on without calling back (unless something reclaims
+      // it meanwhile, the operation itself included).
+      const lend = direct && spec.lendable && bridge.trace === null && sched.mayLend();
+      if (lend) {
+        task._exec.mode = LENT_WAIT;
+        sched.lend(task);
+        /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
+      } else {
+        sched.suspend(task);
+        bridge.permitFree();
+        if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
+      }
       let operation;
       try {
         operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : bridge.signalOf(task), task, args);
@@ -507,6 +535,7 @@ export class Bridge {
         operation = Promise.reject(error);
       }
       if (operation !== null && typeof operation === 'object' && typeof (/** @type {any} */ (operation).then) === 'function') {
+        if (lend && sched.lent === task) return operation;
         sched.pump(false);
         if (direct) {
           // JSPI parks the task on the operation's own promise: one hop. The
@@ -542,6 +571,7 @@ export class Bridge {
    */
   land(slot, outcome, value, zero) {
     const task = this.slotTasks[slot];
+    if (task !== undefined && task._exec.mode === LENT_WAIT) return this.endLend(task, outcome, value);
     if (task === undefined || task._exec.mode !== DIRECT) {
       // A final value, or an exception that did not come from an operation
       // (a misuse error thrown by the wait itself): pass it on.
@@ -586,6 +616,36 @@ export class Bridge {
     if (task._hasDelivery) return this.delivered(task);
     /** @type {Int32Array} */ (this.gateWords)[PARK >> 2] = 1;
     return zero;
+  }
+
+  /**
+   * A task whose permit was lent for its wait calls back: its operation
+   * rejected (a fulfilled one goes on in Wasm). It still holds the permit.
+   * @param {Task} task @param {number} outcome @param {unknown} value
+   */
+  endLend(task, outcome, value) {
+    const x = task._exec;
+    x.mode = 0;
+    /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
+    if (this.scheduler.lent === task) this.scheduler.lent = null;
+    task._lent = false;
+    const spec = /** @type {WaitSpec} */ (x.wait);
+    const args = /** @type {any[]} */ (x.waitArgs);
+    x.wait = null;
+    x.waitArgs = null;
+    const delivery = outcome === OK ? spec.accept(value, task, args)
+      : value instanceof SnailError && value.code === 'ERR_ADAPTER' ? new Rejection(value) : spec.failed(value, task, args);
+    if (delivery instanceof Rejection) throw delivery.error;
+    return delivery;
+  }
+
+  /**
+   * Whether a task whose permit was lent still waits: its wrapper has not
+   * taken the permit back.
+   * @param {Task} task
+   */
+  lendParked(task) {
+    return task._lent && task._exec.mode === LENT_WAIT && /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] === task._slot;
   }
 
   /**
@@ -736,6 +796,9 @@ export class Bridge {
   cancel(task) {
     if (task.finished) return false;
     if (task._cancelRequested) return true;
+    // A lent permit comes back first: the cancelled task may be the one that
+    // waits with it, and a drop function must run with no task holding it.
+    this.scheduler.reclaim();
     task._cancelRequested = true;
     this.counters.cancellationsRequested++;
     if (this.trace) this.emit('cancel', task, { state: task.state });
@@ -1273,8 +1336,9 @@ export class Bridge {
   }
 
   stats() {
+    const scheduler = this.scheduler.stats();
     return {
-      ...this.scheduler.stats(),
+      ...scheduler,
       ...this.counters,
       carriers: this.carriers,
       idleCarriers: this.idleCarriers.length,
@@ -1283,7 +1347,7 @@ export class Bridge {
       stacksInUse: this.scheduler.entered,
       slotsInUse: this.registers ? this.registers.inUse : 0,
       handles: this.handles.size,
-      pendingGates: this.scheduler.byState[S.suspended],
+      pendingGates: scheduler.suspended,
       pendingCleanups: this.cleanups.size,
       armedListeners: armed.listeners,
       armedTimers: armed.timers,

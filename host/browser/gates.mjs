@@ -11,6 +11,12 @@
 // the wrapper parks the task once more on a gate. A rejected operation arrives
 // as a JavaScript exception, caught with the JS tag and handed to `fail`.
 //
+// When nothing else wanted the permit as the task began to wait, the scheduler
+// lends it the permit for the wait (the LENT word holds its slot): the wrapper
+// then clears the word and goes on without calling into JavaScript at all. The
+// scheduler clears the word when it takes the permit back, and the wrapper
+// calls `after` as above.
+//
 // The wrappers also save the task's registers before the wait and install
 // them again when the task goes on, through a table the bridge fills with the
 // register file's `suspend` and `install`: Wasm-to-Wasm calls, where calls
@@ -26,6 +32,7 @@ import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 /** Addresses in the module's memory the bridge shares with the wrappers. */
 export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
+export const LENT = 8; // the slot of a task waiting with its permit lent: its wrapper takes the permit back without `after`
 
 /** The entries of the wrappers' register table: (slot) -> () functions of the register file. */
 export const SAVE = 0; // save the slot's registers and install the defaults
@@ -149,6 +156,12 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.call, begins[i]);
     c.emit(op.end);
     if (t !== null) c.idx(op.local_set, value);
+    // A lent permit: the task still holds it, and what JSPI delivered is final.
+    c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
+    c.emit(op.if, op.void);
+    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
+    c.idx(op.br, 2); // $done
+    c.emit(op.end);
     c.idx(op.local_get, slot);
     if (t !== null) c.idx(op.local_get, value);
     c.idx(op.call, fns.after);

@@ -84,11 +84,11 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  * @property {(text: string) => void} [stderr]  sink for the program's standard error
  * @property {Record<string, Record<string, unknown>>} [imports]  further imports the program needs
  * @property {number} [stackSize]  bytes of shadow stack per task (default 32 KiB)
- * @property {number} [maxSteps]  permit grants per event-loop turn (default 256)
+ * @property {number} [maxSteps]  permit grants per event-loop turn (default 1024)
  * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 4)
- * @property {number} [timeCheckEvery]  read the clock every this many steps (default 8): a
- *   turn may run up to that many steps past maxTimeMs, because reading the clock costs
- *   more than a step
+ * @property {number} [timeCheckEvery]  read the clock at most this many steps apart
+ *   (default 32), sooner when the turn's steps so far were slow: reading the clock costs
+ *   more than a step, and a turn may run past maxTimeMs by the steps between readings
  * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
  *   starts wait (default: derived from the platform, at most 10,000)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
@@ -424,8 +424,8 @@ export class Runtime {
   /**
    * Counters: live, queued, executing, suspended, ready, entered, dispatched,
    * started, returned, failed, cancelled, steps, yields, intervals, peakLive,
-   * peakEntered, carriers, peakCarriers, carrierReuses, stacksInUse, slotsInUse,
-   * handles, pendingGates.
+   * peakEntered, lends, reclaims, carriers, peakCarriers, carrierReuses,
+   * stacksInUse, slotsInUse, handles, pendingGates.
    */
   stats() {
     return this.bridge.stats();

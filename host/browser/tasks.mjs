@@ -114,19 +114,32 @@ export class Task {
   set _hasDelivery(v) { this._flags = v ? this._flags | HAS_DELIVERY : this._flags & ~HAS_DELIVERY; }
   get _settled() { return (this._flags & SETTLED) !== 0; }
   set _settled(v) { this._flags = v ? this._flags | SETTLED : this._flags & ~SETTLED; }
+  /** Waits with its permit lent (Scheduler.lent); may be stale once it woke, see lendParked. */
+  get _lent() { return (this._flags & LENT) !== 0; }
+  set _lent(v) { this._flags = v ? this._flags | LENT : this._flags & ~LENT; }
   /** Handles Wasm holds on this task: 0 or 1 (the parent that dispatched it). */
   get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
   set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
 
   /** @returns {TaskStateName} queued, executing, suspended, returned, failed or cancelled */
   get state() {
-    return NAMES[this._s];
+    return NAMES[this._observed];
+  }
+
+  /**
+   * The state as observed from outside: a task waiting with its permit lent
+   * (Scheduler.lent) is suspended, though the scheduler counts it as executing.
+   */
+  get _observed() {
+    const s = this._s;
+    if (s === S.executing && (this._flags & LENT) !== 0 && this._owner?.lendParked(this)) return S.suspended;
+    return s;
   }
 
   /** What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null. */
   get waitingOn() {
     const x = this._x;
-    if (this._s !== S.suspended || x === null || x.wait === null) return null;
+    if (this._observed !== S.suspended || x === null || x.wait === null) return null;
     return x.wait.describe(x.waitArgs);
   }
 
@@ -186,7 +199,7 @@ export class Task {
   /**
    * What cancel() asks; runtimes set it on a subclass's prototype, so a task
    * carries no field for it.
-   * @returns {{ cancel: (task: Task) => boolean } | null}
+   * @returns {{ cancel: (task: Task) => boolean, lendParked: (task: Task) => boolean } | null}
    */
   get _owner() {
     return null;
@@ -204,6 +217,7 @@ const CANCEL = 32; // cancellation was requested
 const HAS_DELIVERY = 64; // resume() produced the delivery before the continuation ran
 const SETTLED = 128; // a directly awaited operation's outcome was stored
 const HANDLE = 256; // the program holds a handle on this task
+const LENT = 512; // the task's permit was lent across its current or last wait
 
 /** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
 export const CANCELLED_LATER = Symbol('cancelled');
@@ -359,7 +373,7 @@ export class LiveSet {
  * @property {(task: Task) => void} resume  install a task's registers and settle its gate
  *
  * @typedef {object} SchedulerOptions
- * @property {number} [maxSteps]  grants per event-loop turn (default 256)
+ * @property {number} [maxSteps]  grants per event-loop turn (default 1024)
  * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 4)
  * @property {number} [maxEntered]  tasks that may enter Wasm (soft bound for new starts)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
@@ -367,20 +381,22 @@ export class LiveSet {
  * @property {() => number} [now]  monotonic clock in ms
  * @property {{ hold: () => void, release: () => void, dispose?: () => void }} [keepAlive]  held while tasks are live
  * @property {boolean} [checkInvariants]  run assertInvariants() after every step
- * @property {number} [timeCheckEvery]  read the clock every this many steps (default 8)
+ * @property {number} [timeCheckEvery]  read the clock at most this many steps apart (default 32);
+ *   sooner when the steps so far were slow
  */
 
 export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
   constructor(engine, options = {}) {
     this.engine = engine;
-    this.maxSteps = positiveInteger(options.maxSteps ?? 256, 'maxSteps');
+    this.maxSteps = positiveInteger(options.maxSteps ?? 1024, 'maxSteps');
     this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 4, 'maxTimeMs');
     this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
     this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
-    // Reading the clock costs more than a step; it is read every few steps, so a
-    // turn may run up to that many steps past its time budget.
-    this.timeCheckEvery = positiveInteger(options.timeCheckEvery ?? 8, 'timeCheckEvery');
+    // Reading the clock costs more than a step, so it is read every few steps:
+    // at most this many apart, and sooner when the steps so far were slow
+    // (clockCheck()).
+    this.timeCheckEvery = positiveInteger(options.timeCheckEvery ?? 32, 'timeCheckEvery');
     this.macrotask = options.macrotask ?? ((cb) => setTimeout(cb, 0));
     this.now = options.now ?? (() => Date.now());
     this.keepAlive = options.keepAlive ?? { hold() {}, release() {} };
@@ -389,6 +405,18 @@ export class Scheduler {
     this.live = new LiveSet();
     /** The task holding the execution permit, or null. */
     this.holder = /** @type {Task | null} */ (null);
+    /**
+     * The holder, when it waits with its permit lent: nothing else wanted the
+     * permit when it began to wait, so it keeps it, and its wrapper takes it
+     * back in Wasm when the wait ends, without calling into JavaScript. The
+     * scheduler reclaims a lent permit as soon as anything else wants it.
+     * @type {Task | null}
+     */
+    this.lent = null;
+    /** @type {(task: Task) => boolean} whether the lent task still waits (its wrapper did not take the permit back yet); set by the engine */
+    this.lendParked = () => false;
+    /** @type {(task: Task) => void} makes a reclaimed task an ordinary suspended one on the engine's side */
+    this.onReclaim = () => {};
     this.resumptions = new TaskQueue();
     this.boostedStarts = new TaskQueue();
     this.starts = new TaskQueue();
@@ -397,6 +425,7 @@ export class Scheduler {
     this.turnActive = false; // a turn-end macrotask is pending
     this.turnSteps = 0;
     this.turnStart = 0;
+    this.nextClockCheck = 0; // the turn step at which the clock is read next
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
     this.pumping = false;
 
@@ -415,7 +444,7 @@ export class Scheduler {
     this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
-      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0,
+      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0,
     };
     this.onTurnEnd = () => {
       this.turnActive = false;
@@ -485,6 +514,49 @@ export class Scheduler {
    */
   suspend(task) {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
+    if (this.lent === task) this.lent = null;
+    task._lent = false;
+    this.transition(task, S.suspended);
+    this.holder = null;
+    if (this.releaseWaiters.length) this.permitReleased();
+    if (this.checkInvariants) this.assertInvariants();
+  }
+
+  /**
+   * Whether the executing task may wait with its permit lent: nothing else
+   * wants the permit now and the turn has a step left for its resumption,
+   * which it takes now.
+   */
+  mayLend() {
+    if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
+    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
+    return this.takeStep();
+  }
+
+  /**
+   * The executing task waits with its permit lent.
+   * @param {Task} task
+   */
+  lend(task) {
+    if (task !== this.holder) throw new InternalError(`lend() of ${task}, which does not hold the permit`);
+    this.lent = task;
+    task._lent = true;
+    this.totals.lends++;
+  }
+
+  /**
+   * Takes a lent permit back, if its task still waits: the task becomes an
+   * ordinary suspended task, whose resumption goes through the ready queue.
+   * A task that woke already keeps the permit: it runs.
+   */
+  reclaim() {
+    const task = this.lent;
+    if (task === null) return;
+    this.lent = null;
+    if (!this.lendParked(task)) return;
+    task._lent = false;
+    this.totals.reclaims++;
+    this.onReclaim(task);
     this.transition(task, S.suspended);
     this.holder = null;
     if (this.releaseWaiters.length) this.permitReleased();
@@ -514,6 +586,8 @@ export class Scheduler {
    */
   finish(task, how) {
     if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
+    if (this.lent === task) this.lent = null;
+    task._lent = false;
     this.holder = null;
     this.entered--;
     if (this.releaseWaiters.length) this.permitReleased();
@@ -553,6 +627,7 @@ export class Scheduler {
    */
   pump(fromTopLevel) {
     if (this.pumping) return;
+    if (this.lent !== null && this.pickNext() !== null) this.reclaim();
     this.pumping = true;
     try {
       while (this.holder === null && !this.paused) {
@@ -596,6 +671,7 @@ export class Scheduler {
    * @returns {Promise<() => void>}
    */
   exclusive() {
+    this.reclaim();
     this.exclusives++;
     const release = () => {
       this.exclusives--;
@@ -620,6 +696,7 @@ export class Scheduler {
    * @returns {boolean} whether it now holds the permit
    */
   claim(task) {
+    if (this.lent !== null) this.reclaim();
     if (this.holder !== null || this.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
     if (this.ready !== 0 || (this.byState[S.queued] !== 0 && this.pickNext() !== null)) return false;
     if (!this.takeStep()) return false;
@@ -676,9 +753,9 @@ export class Scheduler {
       this.turnActive = true;
       this.turnSteps = 0;
       this.turnStart = this.now();
+      this.nextClockCheck = Math.min(4, this.timeCheckEvery);
       this.macrotask(this.onTurnEnd);
-    } else if (this.turnSteps >= this.maxSteps
-      || (this.turnSteps % this.timeCheckEvery === 0 && this.now() - this.turnStart >= this.maxTimeMs)) {
+    } else if (this.turnSteps >= this.maxSteps || (this.turnSteps >= this.nextClockCheck && this.turnTimeUsed())) {
       // Give the event loop its turn; onTurnEnd resumes granting.
       this.paused = true;
       this.totals.yields++;
@@ -687,6 +764,20 @@ export class Scheduler {
     this.turnSteps++;
     this.totals.steps++;
     return true;
+  }
+
+  /**
+   * Reads the clock: whether the turn used its time budget. If not, the next
+   * reading comes about halfway to the budget at the pace of the steps so far,
+   * at most timeCheckEvery steps later.
+   */
+  turnTimeUsed() {
+    const elapsed = this.now() - this.turnStart;
+    if (elapsed >= this.maxTimeMs) return true;
+    const perStep = elapsed / this.turnSteps;
+    const half = perStep > 0 ? Math.floor((this.maxTimeMs - elapsed) / perStep / 2) : this.timeCheckEvery;
+    this.nextClockCheck = this.turnSteps + Math.max(1, Math.min(this.timeCheckEvery, half));
+    return false;
   }
 
   /** Resolves when the live set is empty; at once if it already is. */
@@ -710,11 +801,12 @@ export class Scheduler {
   }
 
   stats() {
+    const lent = this.lent !== null && this.lendParked(this.lent) ? 1 : 0;
     return {
       live: this.live.size,
       queued: this.byState[S.queued],
-      executing: this.byState[S.executing],
-      suspended: this.byState[S.suspended],
+      executing: this.byState[S.executing] - lent,
+      suspended: this.byState[S.suspended] + lent,
       ready: this.ready,
       entered: this.entered,
       ...this.totals,

@@ -4,8 +4,9 @@ import { cases as adapters } from './adapters.cases.mjs';
 import { cases as browserHost } from './browser-host.cases.mjs';
 import { cases as cancellation } from './cancellation.cases.mjs';
 import { cases as contracts } from './contracts.cases.mjs';
+import { cases as lending } from './lending.cases.mjs';
 import { cases as modules } from './modules.cases.mjs';
 import { cases as services } from './services.cases.mjs';
 
 /** @type {Record<string, import('./support.mjs').Case[]>} */
-export const suites = { contracts, cancellation, adapters, services, browserHost, modules };
+export const suites = { contracts, lending, cancellation, adapters, services, browserHost, modules };

@@ -65,16 +65,16 @@ export const EV = Object.freeze({
  * violations, with invariants checked after every scheduler step.
  * `test.pause(n)` is a suspending import resolving to n in a later turn;
  * `onPause(phase, rt)` sees its start ('start', while the caller is parked)
- * and its completion ('settle').
+ * and its completion ('settle'); `pause` replaces the import.
  * @param {CaseContext} ctx
- * @param {import('../../host/browser/index.mjs').RuntimeOptions & { onEvent?: Function, onPause?: Function }} [options]
+ * @param {import('../../host/browser/index.mjs').RuntimeOptions & { onEvent?: Function, onPause?: Function, pause?: unknown }} [options]
  */
 export async function loadContracts(ctx, options = {}) {
   /** @type {{ kind: number, a: number, b: number }[]} */
   const events = [];
   /** @type {{ code: number, a: number }[]} */
   const violations = [];
-  const { onEvent, onPause, ...rest } = options;
+  const { onEvent, onPause, pause, ...rest } = options;
   /** @type {Runtime} */
   let rt;
   rt = await Runtime.load(ctx.program('contracts'), {
@@ -89,7 +89,7 @@ export async function loadContracts(ctx, options = {}) {
           if (onEvent) onEvent({ kind, a, b }, rt);
         },
         violation: (/** @type {number} */ code, /** @type {number} */ a) => { violations.push({ code, a }); },
-        pause: suspend((_signal, n) => {
+        pause: pause ?? suspend((_signal, n) => {
           if (onPause) onPause('start', rt);
           return new Promise((resolve) => {
             macrotask.schedule(() => {

@@ -174,6 +174,20 @@ SNAIL_ENTRY(yield_once) {
 // Sleeps `arg` milliseconds once.
 SNAIL_ENTRY(sleep_ms) { return static_cast<std::int32_t>(snail::sleep(arg)); }
 
+// Waits `arg` times on test.pause(i), which must deliver i, with bindings and
+// frames checked after every wait; returns how many waits it made.
+SNAIL_ENTRY(pause_loop) {
+  frame_guard guard(static_cast<std::uint32_t>(arg));
+  snail::bind a(h_alpha, arg);
+  std::int32_t i = 0;
+  for (; i < arg; ++i) {
+    if (test_pause(i) != i) test_violation(15, i);
+    if (h_alpha.get() != arg) test_violation(16, i);
+  }
+  if (!guard.intact(static_cast<std::uint32_t>(arg))) test_violation(17, arg);
+  return i;
+}
+
 // Returns without waiting: the fast path of a task start.
 SNAIL_ENTRY(nop) { return arg; }
 

@@ -1,0 +1,173 @@
+// The lent permit: a task that begins to wait while nothing else wants the
+// permit keeps it for the wait, and its wrapper goes on in Wasm when the
+// operation fulfils. To everyone else the task is suspended, and anything that
+// wants the permit takes it back. These cases run in Node and in Chromium.
+import { Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
+import { assert } from './assert.mjs';
+import { assertQuiet, loadContracts, nextTurn, until } from './support.mjs';
+
+/** @param {import('../../host/browser/index.mjs').Task} task */
+const suspended = (task) => task.state === 'suspended';
+
+/** @type {import('./support.mjs').Case[]} */
+export const cases = [
+  {
+    name: 'lending: a_task_waiting_with_the_permit_lent_is_suspended_to_every_observer',
+    async run(ctx) {
+      const { rt, violations } = await loadContracts(ctx);
+      const t = rt.dispatch('sleep_ms', 30);
+      await until(() => rt.stats().lends === 1, 'the sleep to begin');
+      assert.equal(t.state, 'suspended');
+      assert.equal(t.waitingOn, 'snail.sleep(30 ms)');
+      assert.equal(String(t), `task #${t.id} (sleep_ms, suspended)`);
+      assert.deepEqual(rt.tasks().map((x) => x.state), ['suspended']);
+      const s = rt.stats();
+      assert.deepEqual([s.executing, s.suspended, s.pendingGates, s.reclaims], [0, 1, 1, 0]);
+      // A task started meanwhile takes the permit back and sees the defaults.
+      assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
+      assert.equal(rt.stats().reclaims, 1);
+      await t.done;
+      assert.equal(t.state, 'returned');
+      assert.equal(t.value, Status.ok);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: work_that_arrives_while_a_task_waits_takes_the_permit_back',
+    async run(ctx) {
+      const { rt, violations } = await loadContracts(ctx);
+      const sleeper = rt.dispatch('sleep_ms', 40);
+      await until(() => rt.stats().lends === 1, 'the sleep to begin');
+      const order = /** @type {string[]} */ ([]);
+      sleeper.done.then(() => order.push('sleeper'));
+      const quick = rt.dispatch('nop', 5);
+      quick.done.then(() => order.push('quick'));
+      assert.equal(await quick.result, 5);
+      assert.equal(rt.stats().reclaims, 1, 'the dispatch took the permit back');
+      assert.equal(sleeper.state, 'suspended');
+      assert.equal(sleeper.waitingOn, 'snail.sleep(40 ms)');
+      await sleeper.done;
+      assert.deepEqual(order, ['quick', 'sleeper']);
+      assert.equal(sleeper.value, Status.ok);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: cancelling_the_task_that_waits_with_the_permit_resumes_it_cancelled',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      const t = rt.dispatch('sleep_ms', 600_000);
+      await until(() => rt.stats().lends === 1, 'the sleep to begin');
+      assert.equal(t.cancel(), true);
+      assert.equal(rt.stats().reclaims, 1);
+      await t.done;
+      assert.equal(t.state, 'cancelled');
+      assert.equal(t.value, Status.cancelled, 'the sleep ended cancelled and the entry returned its status');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: an_operation_that_dispatches_lets_the_child_run_before_it_settles',
+    async run(ctx) {
+      const order = /** @type {string[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Task[]} */
+      const children = [];
+      const { rt, violations } = await loadContracts(ctx, {
+        onPause: (phase, runtime) => {
+          order.push(phase);
+          if (phase === 'start' && children.length === 0) {
+            const child = runtime.dispatch('nop', 9);
+            children.push(child);
+            child.done.then(() => order.push('child'));
+          }
+        },
+      });
+      const t = rt.dispatch('bind_and_pause', 4);
+      assert.equal(await t.result, 4);
+      assert.deepEqual(order.slice(0, 3), ['start', 'child', 'settle'], 'the child ran while its parent waited');
+      assert.equal(children[0].value, 9);
+      assert.ok(rt.stats().reclaims >= 1, 'the dispatch took the lent permit back');
+      assert.deepEqual(violations, [], 'the waiting task kept its bindings');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: a_rejected_operation_reaches_the_task_that_kept_the_permit',
+    async run(ctx) {
+      // As a status: the program sees `failed` where it expected 0.
+      const failing = await loadContracts(ctx, { pause: suspend(() => Promise.reject(new Error('no'))) });
+      const a = failing.rt.dispatch('pause_loop', 1);
+      await a.done;
+      assert.equal(a.state, 'returned');
+      assert.deepEqual(failing.violations, [{ code: 15, a: 0 }], 'pause(0) delivered Status.failed');
+      assert.equal(failing.rt.stats().lends, 1);
+      await failing.rt.close();
+      assertQuiet(failing.rt);
+
+      // Thrown into the program: the task fails with the operation's error.
+      const error = new Error('thrown into the task');
+      const throwing = await loadContracts(ctx, { pause: suspend(() => Promise.reject(error), undefined, { failed: 'reject' }) });
+      const b = throwing.rt.dispatch('pause_loop', 1);
+      await b.done;
+      assert.equal(b.state, 'failed');
+      assert.ok(b.error instanceof TaskFailedError);
+      assert.equal(/** @type {any} */ (b.error).cause, error);
+      assert.equal(throwing.rt.stats().lends, 1);
+      // The registers were installed before the error reached the program: a
+      // task after it runs normally.
+      assert.equal(await throwing.rt.dispatch('pause_loop', 0).result, 0);
+      assert.equal(await throwing.rt.dispatch('observe_defaults', 0).result, 0);
+      await throwing.rt.close();
+      assertQuiet(throwing.rt);
+    },
+  },
+  {
+    name: 'lending: a_task_whose_waits_end_at_once_still_gives_the_event_loop_its_turns',
+    async run(ctx) {
+      const turns = /** @type {number[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 1000,
+        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        pause: suspend((_signal, n) => Promise.resolve(n)),
+      }));
+      let stepsWhenTimerRan = -1;
+      nextTurn().then(() => { stepsWhenTimerRan = rt.stats().steps; });
+      const t = rt.dispatch('pause_loop', 200);
+      assert.equal(await t.result, 200);
+      const s = rt.stats();
+      assert.ok(s.lends >= 150, `most waits kept the permit (${s.lends} of 200)`);
+      assert.ok(s.yields >= 10, `the lent waits count against the step budget (${s.yields} turns given back)`);
+      assert.ok(stepsWhenTimerRan >= 0 && stepsWhenTimerRan < s.steps, `a macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
+      for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1, 'no turn ran past its step budget');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: many_tasks_that_wait_at_once_keep_their_bindings_and_frames',
+    async run(ctx) {
+      // Operations that settle in a scrambled order: lends and reclaims mix.
+      let n = 0;
+      const { rt, violations } = await loadContracts(ctx, {
+        pause: suspend((_signal, i) => (++n % 3 === 0 ? Promise.resolve(i) : new Promise((resolve) => { nextTurn().then(() => resolve(i)); }))),
+      });
+      const tasks = Array.from({ length: 40 }, (_, i) => rt.dispatch('pause_loop', 5 + (i % 7)));
+      await rt.drain();
+      assert.deepEqual(tasks.map((t) => t.value), tasks.map((_, i) => 5 + (i % 7)));
+      assert.deepEqual(violations, []);
+      const s = rt.stats();
+      assert.ok(s.lends > 0 && s.reclaims > 0, `lends ${s.lends}, reclaims ${s.reclaims}`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+];
