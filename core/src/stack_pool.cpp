@@ -1,5 +1,6 @@
 #include "snail/detail/stack_pool.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace snail::detail {
@@ -21,7 +22,7 @@ stack_pool::stack_pool() : stack_pool(memory_source{&default_allocate, &default_
 
 stack_pool::~stack_pool() {
   // The pool owns every slab, also those holding segments of unfinished tasks.
-  for (void* slab : slabs_) source_.deallocate(slab);
+  for (const slab& s : slabs_) source_.deallocate(reinterpret_cast<void*>(s.base));
 }
 
 std::size_t stack_pool::segment_size(std::size_t requested) noexcept {
@@ -46,31 +47,55 @@ std::uintptr_t stack_pool::acquire(std::size_t requested) {
     c.released.pop_back();
   } else {
     if (c.next == c.end) {
-      void* slab = source_.allocate(size * segments_per_slab_);
-      if (slab == nullptr) return 0;
-      slabs_.push_back(slab);
-      c.next = reinterpret_cast<std::uintptr_t>(slab);
-      c.end = c.next + size * segments_per_slab_;
+      const std::size_t count = std::max<std::size_t>(1, std::min(segments_per_slab_, max_slab_bytes / size));
+      void* memory = source_.allocate(size * count);
+      if (memory == nullptr) return 0;
+      const auto base = reinterpret_cast<std::uintptr_t>(memory);
+      const auto at = slabs_.begin() + static_cast<std::ptrdiff_t>(slabs_after(base));
+      slabs_.insert(at, slab{base, base + size * count, size, std::vector<std::uint64_t>((count + 63) / 64)});
+      c.next = base;
+      c.end = base + size * count;
     }
     low = c.next;
     c.next += size;
   }
-  in_use_.emplace(low, size);
+  slab& s = slabs_[slabs_after(low) - 1];
+  const std::size_t index = (low - s.base) / s.size;
+  s.in_use[index / 64] |= std::uint64_t{1} << (index % 64);
+  ++in_use_;
   return low;
 }
 
+std::size_t stack_pool::slabs_after(std::uintptr_t address) const {
+  const auto it = std::upper_bound(slabs_.begin(), slabs_.end(), address,
+                                   [](std::uintptr_t a, const slab& s) { return a < s.base; });
+  return static_cast<std::size_t>(it - slabs_.begin());
+}
+
+const stack_pool::slab* stack_pool::find(std::uintptr_t low, std::size_t& index) const {
+  const std::size_t after = slabs_after(low);
+  if (after == 0) return nullptr;
+  const slab& s = slabs_[after - 1];
+  if (low >= s.end || (low - s.base) % s.size != 0) return nullptr;
+  index = (low - s.base) / s.size;
+  return test(s, index) ? &s : nullptr;
+}
+
 bool stack_pool::release(std::uintptr_t low) {
-  auto it = in_use_.find(low);
-  if (it == in_use_.end()) return false;
-  const std::size_t size = it->second;
-  in_use_.erase(it);
-  class_for(size).released.push_back(low);
+  std::size_t index = 0;
+  const slab* found = find(low, index);
+  if (found == nullptr) return false;
+  slab& s = slabs_[static_cast<std::size_t>(found - slabs_.data())];
+  s.in_use[index / 64] &= ~(std::uint64_t{1} << (index % 64));
+  --in_use_;
+  class_for(s.size).released.push_back(low);
   return true;
 }
 
 std::size_t stack_pool::size_of(std::uintptr_t low) const {
-  auto it = in_use_.find(low);
-  return it == in_use_.end() ? 0 : it->second;
+  std::size_t index = 0;
+  const slab* found = find(low, index);
+  return found == nullptr ? 0 : found->size;
 }
 
 std::size_t stack_pool::idle() const noexcept {

@@ -156,6 +156,8 @@ function sleepWait(task, ms) {
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
+ * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
+ *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
  * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
  *   converts is the delivery, and the operation always returns a promise; derived from
  *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
@@ -205,10 +207,18 @@ export class Bridge {
     this.carriers = 0;
     /** @type {(() => void)[]} */
     this.carrierWaiters = [];
-    /** @type {{ carrier: { task: Task | null }, resume: (slot: number) => void }[]} parked carriers, newest last */
+    /** @type {((slot: number) => void)[]} parked carriers (what resumes each), newest last */
     this.idleCarriers = [];
-    /** @type {{ task: Task | null } | null} the carrier between next() and its idle() call */
-    this.parking = null;
+    /** A carrier is between next() and its idle() call. */
+    this.parking = false;
+    // A carrier's end, shared by every carrier: no closure per carrier. Only the
+    // permit holder runs Wasm, so a carrier that fails carries the holder.
+    this.onCarrierEnd = () => { this.carrierEnded(); };
+    this.onCarrierFail = (/** @type {unknown} */ error) => {
+      const task = this.scheduler.holder;
+      this.carrierEnded();
+      this.guard(() => this.carrierFailed(task, error));
+    };
     this.maxIdleCarriers = options.maxIdleCarriers ?? 1024;
     /** @type {number[]} stack segments of finished tasks, for reuse */
     this.freeStacks = [];
@@ -366,6 +376,7 @@ export class Bridge {
       out[name] = this.suspending({
         name: label,
         describe: () => label,
+        keepsArgs: false,
         operation: (signal, _task, args) => {
           // The common arities without a spread call.
           const p = args.length === 0 ? operation(signal) : args.length === 1 ? operation(signal, args[0])
@@ -401,6 +412,7 @@ export class Bridge {
       nativeDiscard: null,
       keepsResults: true,
       lendable: true,
+      keepsArgs: true,
       ...partial,
     };
     // A wait whose result is delivered as it is and never disposed can take
@@ -514,7 +526,7 @@ export class Bridge {
       // Under a wrapper, the wrapper saved the registers already.
       if (!direct) bridge.regs.suspend(task._slot);
       task._exec.wait = spec;
-      task._exec.waitArgs = args;
+      task._exec.waitArgs = spec.keepsArgs ? args : null;
       // Nothing else wants the permit: the task keeps it for this wait, and
       // its wrapper goes on without calling back (unless something reclaims
       // it meanwhile, the operation itself included).
@@ -545,7 +557,7 @@ export class Bridge {
           task._exec.mode = DIRECT;
           task._settled = false;
           if (spec.keepsResults) {
-            /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onStore ??= bridge.onStore(task), task._exec.onStoreErr ??= bridge.onStoreErr(task));
+            /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= bridge.onOk(task), task._exec.onErr ??= bridge.onErr(task));
           }
           return operation;
         }
@@ -662,37 +674,28 @@ export class Bridge {
   }
 
   /**
-   * Keeps a directly awaited operation's outcome for land() (made once per task).
-   * @param {Task} task
-   */
-  onStore(task) {
-    return (/** @type {unknown} */ value) => {
-      task._exec.outcome = OK;
-      task._exec.result = value;
-      task._settled = true;
-    };
-  }
-
-  /** @param {Task} task */
-  onStoreErr(task) {
-    return (/** @type {unknown} */ error) => {
-      task._exec.outcome = FAILED;
-      task._exec.result = error;
-      task._settled = true;
-    };
-  }
-
-  /**
-   * The continuation of a task's operation when it fulfils (made once per task).
+   * The reactions to a task's operations, made once per task. A directly
+   * awaited operation's outcome is kept for land(); any other continues the
+   * operation (two hops) and arrives.
    * @param {Task} task
    */
   onOk(task) {
-    return (/** @type {unknown} */ value) => this.arrive(task, OK, value);
+    return (/** @type {unknown} */ value) => (task._exec.mode === DIRECT ? this.store(task, OK, value) : this.arrive(task, OK, value));
   }
 
   /** @param {Task} task */
   onErr(task) {
-    return (/** @type {unknown} */ error) => this.arrive(task, FAILED, error);
+    return (/** @type {unknown} */ error) => (task._exec.mode === DIRECT ? this.store(task, FAILED, error) : this.arrive(task, FAILED, error));
+  }
+
+  /**
+   * Keeps a directly awaited operation's outcome for land().
+   * @param {Task} task @param {number} outcome @param {unknown} value
+   */
+  store(task, outcome, value) {
+    task._exec.outcome = outcome;
+    task._exec.result = value;
+    task._settled = true;
   }
 
   /**
@@ -1056,13 +1059,11 @@ export class Bridge {
    */
   enter(task, fromTopLevel) {
     if (!this.prepareStart(task)) return;
-    const idle = this.idleCarriers.pop();
-    if (idle !== undefined) {
+    const resume = this.idleCarriers.pop();
+    if (resume !== undefined) {
       // A parked carrier takes the start: its engine stack already exists.
-      idle.carrier.task = task;
-      task._exec.carrier = idle.carrier;
       this.carrierReuses++;
-      idle.resume(task._slot);
+      resume(task._slot);
     } else if (fromTopLevel) {
       this.startCarrier(task);
     } else {
@@ -1077,18 +1078,17 @@ export class Bridge {
    * @returns {Promise<number>} the slot of the next start, or 0 to end
    */
   parkCarrier() {
-    const carrier = this.parking;
-    if (carrier === null) throw new InternalError('a carrier parked without next() asking it to');
-    this.parking = null;
+    if (!this.parking) throw new InternalError('a carrier parked without next() asking it to');
+    this.parking = false;
     return new Promise((resolve) => {
-      this.idleCarriers.push({ carrier, resume: resolve });
+      this.idleCarriers.push(resolve);
     });
   }
 
   /** Lets every parked carrier go (close()). */
   releaseIdleCarriers() {
     const idle = this.idleCarriers.splice(0);
-    for (const c of idle) c.resume(0);
+    for (const resume of idle) resume(0);
   }
 
   /**
@@ -1127,19 +1127,10 @@ export class Bridge {
 
   /** @param {Task} task */
   startCarrier(task) {
-    /** @type {{ task: Task | null }} */
-    const carrier = { task };
-    task._exec.carrier = carrier;
     this.carriers++;
     if (this.carriers > this.peakCarriers) this.peakCarriers = this.carriers;
     const run = /** @type {(slot: number) => Promise<number>} */ (this.runCarrier);
-    run(task._slot).then(
-      () => { this.carrierEnded(); },
-      (error) => {
-        this.carrierEnded();
-        this.guard(() => this.carrierFailed(carrier, error));
-      },
-    );
+    run(task._slot).then(this.onCarrierEnd, this.onCarrierFail);
   }
 
   carrierEnded() {
@@ -1171,7 +1162,6 @@ export class Bridge {
     if (!task || task !== this.scheduler.holder) {
       throw new InternalError(`a carrier finished slot ${slot}, which does not belong to the permit holder`);
     }
-    const carrier = task._exec.carrier;
     if (task._cancelRequested) {
       this.finishTask(task, TaskState.cancelled, result, CANCELLED_LATER);
     } else {
@@ -1179,27 +1169,24 @@ export class Bridge {
     }
     const following = this.scheduler.takeStartForCarrier();
     if (following !== null && this.prepareStart(following)) {
-      following._exec.carrier = carrier;
-      carrier.task = following;
       this.carrierReuses++;
       return following._slot;
     }
     this.scheduler.pump(false);
     if (this.closing || this.idleCarriers.length >= this.maxIdleCarriers) return 0;
-    carrier.task = null;
-    this.parking = carrier;
+    this.parking = true;
     return -1;
   }
 
   /**
-   * A carrier's promise rejected: the task on it trapped or threw.
-   * @param {{ task: Task | null }} carrier @param {unknown} error
+   * A carrier's promise rejected: the task on it, the permit holder, trapped
+   * or threw.
+   * @param {Task | null} task @param {unknown} error
    */
-  carrierFailed(carrier, error) {
-    const task = carrier.task;
-    if (task === null || task !== this.scheduler.holder) {
+  carrierFailed(task, error) {
+    if (task === null) {
       // Only the permit holder can be running Wasm, so only it can trap.
-      throw new InternalError(`${task} failed on its carrier without holding the permit: ${String(error)}`);
+      throw new InternalError(`a carrier failed while no task held the permit: ${String(error)}`);
     }
     if (error instanceof ProgramExit) {
       this.finishTask(task, task._cancelRequested ? TaskState.cancelled : TaskState.returned, error.code, undefined);
@@ -1247,7 +1234,6 @@ export class Bridge {
     this.releaseSlot(task);
     task.value = value;
     task.error = error;
-    task._exec.carrier = null;
     task._exec.abort = null;
     this.scheduler.finish(task, how);
     this.permitFree();

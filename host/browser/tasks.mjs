@@ -230,8 +230,6 @@ export class Execution {
     /** @type {unknown} why the task failed, or its CancelledError */
     this.error = undefined;
     this.stackLow = 0; // lowest address of the task's stack segment, 0 if none
-    /** @type {any} the carrier running this task */
-    this.carrier = null;
     /** @type {((value: unknown) => void) | null} resolves the gate of a parked task */
     this.gate = null;
     /** @type {((error: unknown) => void) | null} rejects it */
@@ -250,14 +248,10 @@ export class Execution {
     this.outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
     /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
     this.result = undefined;
-    /** @type {((v: unknown) => any) | null} continuations and stores of its waits, made once */
+    /** @type {((v: unknown) => any) | null} reactions to its operations, made once */
     this.onOk = null;
     /** @type {((e: unknown) => any) | null} */
     this.onErr = null;
-    /** @type {((v: unknown) => any) | null} */
-    this.onStore = null;
-    /** @type {((e: unknown) => any) | null} */
-    this.onStoreErr = null;
   }
 }
 

@@ -129,3 +129,35 @@ TEST_F(stack_pool_test, destruction_frees_every_slab) {
   EXPECT_EQ(allocations, 4);
   EXPECT_EQ(deallocations, 4);
 }
+
+TEST_F(stack_pool_test, releases_inside_a_slab_must_name_a_segment_in_use) {
+  stack_pool pool(source, 70);  // more segments than one word of in-use bits
+  std::vector<std::uintptr_t> lows;
+  for (int i = 0; i < 70; ++i) lows.push_back(pool.acquire(2048));
+  EXPECT_EQ(pool.slabs(), 1u);
+  EXPECT_EQ(pool.in_use(), 70u);
+  EXPECT_FALSE(pool.release(lows[3] + 16)) << "inside a segment, not its start";
+  EXPECT_FALSE(pool.release(lows[69] + 2048)) << "past the slab's end";
+  EXPECT_TRUE(pool.release(lows[66]));
+  EXPECT_EQ(pool.size_of(lows[66]), 0u);
+  EXPECT_EQ(pool.size_of(lows[65]), 2048u);
+  EXPECT_FALSE(pool.release(lows[66])) << "released twice";
+  EXPECT_TRUE(pool.release(lows[0]));
+  EXPECT_EQ(pool.in_use(), 68u);
+  EXPECT_EQ(pool.acquire(2048), lows[0]);
+  EXPECT_EQ(pool.size_of(lows[0]), 2048u);
+  EXPECT_EQ(pool.in_use(), 69u);
+}
+
+TEST_F(stack_pool_test, large_segments_come_in_smaller_slabs) {
+  stack_pool pool(source);
+  const std::size_t big = stack_pool::max_slab_bytes / 2;
+  std::uintptr_t a = pool.acquire(big);
+  std::uintptr_t b = pool.acquire(big);
+  EXPECT_EQ(b - a, big) << "two segments share the first slab";
+  EXPECT_EQ(allocations, 1);
+  pool.acquire(big);
+  EXPECT_EQ(allocations, 2) << "a slab is at most max_slab_bytes";
+  EXPECT_EQ(pool.acquire(stack_pool::max_slab_bytes * 2) != 0, true) << "a segment larger than a slab still gets one of its own";
+  EXPECT_EQ(allocations, 3);
+}

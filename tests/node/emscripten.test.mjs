@@ -163,8 +163,8 @@ test('emscripten: postlink_refuses_what_it_cannot_adopt', () => {
 
 test('emscripten: a_task_without_memory_for_its_stack_segment_fails_alone', async () => {
   // tasks_classic: 16 MiB of memory that does not grow, 5 MiB of it
-  // Emscripten's stack. The core carves 512 KiB segments from 8 MiB slabs, and
-  // a second slab does not fit. Linked with -sABORTING_MALLOC=0, malloc
+  // Emscripten's stack. The core carves 512 KiB segments from 4 MiB slabs, and
+  // a third slab does not fit. Linked with -sABORTING_MALLOC=0, malloc
   // returns null instead of aborting the program from inside the scheduler.
   const factory = await factoryOf('tasks_classic.cjs');
   const rt = await Runtime.load(built('tasks_classic'), {
