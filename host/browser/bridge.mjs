@@ -485,7 +485,9 @@ export class Bridge {
    * it is made, and again when a loaded module brings new registers).
    */
   connectRegisters() {
-    if (this.gates === null || this.registers === null) return;
+    if (this.registers === null) return;
+    if (this.carrierModule !== null) this.carrierModule.connect(this.registers);
+    if (this.gates === null) return;
     this.gates.registers.set(SAVE, this.registers.suspend);
     this.gates.registers.set(INSTALL, this.registers.install);
   }
@@ -934,6 +936,7 @@ export class Bridge {
     this.carrierModule = createCarriers({
       entries: shape.entries.map((name) => ({ name, fn: x[`snail.entry.${name}`] })),
       table: this.table,
+      stackSize: this.stackSize,
       next: (slot, result) => this.next(slot, result),
       idle: () => this.parkCarrier(),
     });
@@ -989,18 +992,21 @@ export class Bridge {
 
   /**
    * Creates a task for an entry and puts it in the live set.
-   * @param {string} label @param {number} entry @param {number} arg @param {number} fromSlot
+   * @param {string} label @param {number} entry @param {number} arg
+   * @param {boolean} inherits  it starts with the current bindings (a child
+   *   dispatched from Wasm); otherwise with the defaults (a root task)
    * @param {number} [drop]  the table index of the program's drop function, 0 if none
    */
-  createTask(label, entry, arg, fromSlot, drop = 0) {
+  createTask(label, entry, arg, inherits, drop = 0) {
     const registers = this.regs;
     const task = new this.TaskClass(this.nextId++, label);
     const slot = registers.allocate();
     task._slot = slot;
     this.slotTasks[slot] = task;
-    /** @type {Carriers} */ (this.carrierModule).setEntry(slot, entry, arg, drop);
-    if (fromSlot < 0) registers.capture(slot);
-    else registers.inherit(fromSlot, slot);
+    // A child's binding vector is copied into its slot now; a root task's
+    // carrier installs the defaults' (slot 0) when it starts.
+    /** @type {Carriers} */ (this.carrierModule).setEntry(slot, entry, arg, drop, inherits ? slot : 0);
+    if (inherits) registers.capture(slot);
     this.scheduler.add(task);
     if (this.trace) this.emit('dispatch', task, { parent: this.scheduler.holder?.id ?? 0 });
     return task;
@@ -1020,7 +1026,7 @@ export class Bridge {
     const table = /** @type {WebAssembly.Table} */ (this.table);
     if (entry < 0 || entry >= table.length || table.get(entry) === null) return -Status.invalid;
     if (drop !== 0 && (drop < 0 || drop >= table.length || table.get(drop) === null)) return -Status.invalid;
-    const task = this.createTask(`table[${entry}]`, entry, arg, -1, drop);
+    const task = this.createTask(`table[${entry}]`, entry, arg, true, drop);
     task._handles = 1;
     this.handles.set(task.id, task);
     return task.id;
@@ -1036,7 +1042,7 @@ export class Bridge {
     if (index < 0) {
       throw new SnailError(`${this.programName} has no entry "${name}"; its entries are: ${this.entryNames.join(', ')}`, { code: 'ERR_NO_ENTRY' });
     }
-    const task = this.createTask(name, -index - 1, arg, 0);
+    const task = this.createTask(name, -index - 1, arg, false);
     this.queuePump();
     return task;
   }
@@ -1119,7 +1125,8 @@ export class Bridge {
       }
     }
     task._exec.stackLow = low;
-    this.regs.start(task._slot, low, this.stackSize);
+    // The carrier installs the bindings and the segment when it runs the start.
+    /** @type {Carriers} */ (this.carrierModule).setStart(task._slot, low);
     if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
     if (this.trace) this.emit('start', task);
     return true;
@@ -1188,6 +1195,9 @@ export class Bridge {
       // Only the permit holder can be running Wasm, so only it can trap.
       throw new InternalError(`a carrier failed while no task held the permit: ${String(error)}`);
     }
+    // The overflow hint reads the task's registers; then the defaults go back.
+    const overflow = this.stackOverflowHint(task, error);
+    this.regs.install(0);
     if (error instanceof ProgramExit) {
       this.finishTask(task, task._cancelRequested ? TaskState.cancelled : TaskState.returned, error.code, undefined);
     } else if (error instanceof CancelledError && task._cancelRequested) {
@@ -1195,7 +1205,6 @@ export class Bridge {
       this.finishTask(task, TaskState.cancelled, undefined, error);
     } else {
       let message = error instanceof Error ? error.message : String(error);
-      const overflow = this.stackOverflowHint(task, error);
       if (overflow) message += ` (${overflow})`;
       const failure = new TaskFailedError(`${task.toString().replace(/, \w+\)$/, ')')} failed: ${message}`, { cause: error, task });
       this.finishTask(task, TaskState.failed, undefined, failure);
@@ -1219,13 +1228,13 @@ export class Bridge {
   }
 
   /**
-   * A task that held the permit is done: registers back to the defaults, its
-   * stack segment and slot returned, and it leaves the live set.
+   * A task that held the permit is done: its stack segment and slot returned,
+   * and it leaves the live set. The registers hold the defaults already (its
+   * carrier installed them, or carrierFailed() did).
    * @param {Task} task @param {'returned'|'failed'|'cancelled'} how
    * @param {number | undefined} value @param {unknown} error
    */
   finishTask(task, how, value, error) {
-    this.regs.install(0);
     if (task._exec.stackLow !== 0) {
       if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(task._exec.stackLow);
       else this.program.stackRelease(task._exec.stackLow);
@@ -1243,7 +1252,6 @@ export class Bridge {
 
   /** @param {Task} task @param {unknown} error */
   failBeforeEntry(task, error) {
-    this.regs.install(0);
     this.releaseSlot(task);
     task.error = error;
     this.scheduler.finish(task, TaskState.failed);

@@ -10,9 +10,11 @@
 //
 // A second module holds the carriers: the `promising` entry point that runs a
 // task's entry and, when the task returns, asks the scheduler for the next start
-// and runs it on the same stack (or parks until one comes). It is built once;
-// the register file is rebuilt when a loaded module brings new registers, and
-// the tasks' saved values move over to it.
+// and runs it on the same stack (or parks until one comes). A carrier installs
+// a start's registers itself and the defaults when its task returns, through a
+// table the bridge points at the register file's `start` and `install`. It is
+// built once; the register file is rebuilt when a loaded module brings new
+// registers, and the tasks' saved values move over to it.
 import { Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 
 const NUMERIC = new Set(['i32', 'i64', 'f32', 'f64']);
@@ -151,26 +153,6 @@ export function createRegisterFile({ registers }) {
     emitSave(c, handlers, 1);
     w.export('capture', 'function', w.func(['i32'], [], c));
   }
-  // inherit(from, to): copy the binding vector of one slot to another.
-  {
-    const c = new Code();
-    c.local('i32');
-    c.local('i32');
-    slotBase(c, 0, 2);
-    slotBase(c, 1, 3);
-    for (const r of handlers) {
-      if (NUMERIC.has(r.type)) {
-        const [load, align] = LOAD[r.type];
-        const [store] = STORE[r.type];
-        c.idx(op.local_get, 3).idx(op.local_get, 2).mem(load, align, offsetOf(r)).mem(store, align, offsetOf(r));
-      } else {
-        refIndex(c, r, 1);
-        refIndex(c, r, 0);
-        c.idx(op.table_get, refTable(r)).idx(op.table_set, refTable(r));
-      }
-    }
-    w.export('inherit', 'function', w.func(['i32', 'i32'], [], c));
-  }
   // start(slot, low, size): install the slot's bindings and a fresh stack segment.
   {
     const c = new Code();
@@ -196,14 +178,20 @@ export function createRegisterFile({ registers }) {
   return new RegisterFile(instance, { stride, externs: externs.length, funcs: funcs.length, registers: ordered });
 }
 
+/** The entries of the carriers' register table. */
+export const CARRIER_START = 0; // (slot, low, size) -> (): a start's bindings and stack segment
+export const CARRIER_INSTALL = 1; // (slot) -> (): the slot's registers (0: the defaults)
+
 /**
  * Builds and instantiates the carriers of one program. A slot's words
- * (entry, argument, drop function) say what a start runs: a table index
- * (>= 0) or a named entry (< 0), and what a discard calls.
- * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null,
+ * (entry, argument, drop function, stack segment, bindings) say what a start
+ * runs: a table index (>= 0) or a named entry (< 0), what a discard calls,
+ * the lowest address of its stack segment and the slot its bindings come from
+ * (its own, or 0 for the defaults).
+ * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null, stackSize: number,
  *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
  */
-export function createCarriers({ entries, table, next, idle }) {
+export function createCarriers({ entries, table, stackSize, next, idle }) {
   const stride = SLOT_WORDS * 4;
   const entryOffset = 0;
   const w = new ModuleWriter();
@@ -211,6 +199,7 @@ export function createCarriers({ entries, table, next, idle }) {
   const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
   const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
+  const registerTable = w.table('funcref', 2);
   w.memory(1);
   /** Emits `slot * stride` into local `base`. @param {Code} c @param {number} slotLocal @param {number} baseLocal */
   const slotBase = (c, slotLocal, baseLocal) => {
@@ -236,6 +225,11 @@ export function createCarriers({ entries, table, next, idle }) {
     const base = params + c.local('i32');
     c.emit(op.loop, op.void);
     slotBase(c, 0, base);
+    // start(bindings, low, size): the start's registers.
+    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 16);
+    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 12);
+    c.i32(stackSize).i32(CARRIER_START);
+    c.idx(op.call_indirect, w.type(['i32', 'i32', 'i32'], [])).bytes.push(...leb(registerTable));
     c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset).idx(op.local_set, entry);
     // if (entry >= 0) result = table[entry](arg) else result = entries[-entry-1](arg)
     c.idx(op.local_get, entry).i32(0).emit(op.i32_ge_s);
@@ -269,6 +263,9 @@ export function createCarriers({ entries, table, next, idle }) {
       c.emit(op.end); // $done
     }
     c.emit(op.end); // if
+    // install(0): the defaults, now that the task returned.
+    c.i32(0).i32(CARRIER_INSTALL);
+    c.idx(op.call_indirect, w.type(['i32'], [])).bytes.push(...leb(registerTable));
     // next() hands over the next start (> 0), ends the carrier (0), or parks it
     // (< 0): then idle() suspends it until a start needs a stack (> 0) or the
     // runtime lets it go (0).
@@ -284,6 +281,7 @@ export function createCarriers({ entries, table, next, idle }) {
     w.export('carrier', 'function', w.func(['i32'], ['i32'], c));
   }
   w.export('memory', 'memory', 0);
+  w.export('registers', 'table', registerTable);
   /** @type {Record<string, Record<string, any>>} */
   const imports = {
     js: { next, idle: new WebAssembly.Suspending(idle) },
@@ -292,11 +290,11 @@ export function createCarriers({ entries, table, next, idle }) {
   if (table) imports.program = { table };
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), imports);
   const x = /** @type {any} */ (instance.exports);
-  return new Carriers(x.carrier, x.drop, x.memory);
+  return new Carriers(x.carrier, x.drop, x.memory, x.registers);
 }
 
-/** Words per slot in the carriers' memory: entry, argument, drop function. */
-const SLOT_WORDS = 3;
+/** Words per slot in the carriers' memory: entry, argument, drop function, stack segment, bindings. */
+const SLOT_WORDS = 5;
 
 /** The carriers of one program and their slot words. */
 export class Carriers {
@@ -304,12 +302,23 @@ export class Carriers {
    * @param {(slot: number) => number} carrier  the carrier export (wrapped with promising by the bridge)
    * @param {(fn: number, arg: number) => void} drop
    * @param {WebAssembly.Memory} memory
+   * @param {WebAssembly.Table} registers  the register table (CARRIER_START, CARRIER_INSTALL)
    */
-  constructor(carrier, drop, memory) {
+  constructor(carrier, drop, memory, registers) {
     this.carrier = carrier;
     this.drop = drop;
     this.memory = memory;
+    this.registers = registers;
     this.words = new Int32Array(memory.buffer);
+  }
+
+  /**
+   * Points the register table at a register file (again when it is rebuilt).
+   * @param {RegisterFile} file
+   */
+  connect(file) {
+    this.registers.set(CARRIER_START, file.start);
+    this.registers.set(CARRIER_INSTALL, file.install);
   }
 
   /** Grows the slot words to hold `slots` slots. @param {number} slots */
@@ -320,15 +329,25 @@ export class Carriers {
   }
 
   /**
-   * Records what a queued task will run, and the drop function (a table index,
-   * 0 for none) a discard calls with the argument instead.
-   * @param {number} slot @param {number} entry @param {number} arg @param {number} drop
+   * Records what a queued task will run, the drop function (a table index,
+   * 0 for none) a discard calls with the argument instead, and the slot whose
+   * bindings it starts with (its own, or 0 for the defaults).
+   * @param {number} slot @param {number} entry @param {number} arg @param {number} drop @param {number} bindings
    */
-  setEntry(slot, entry, arg, drop) {
+  setEntry(slot, entry, arg, drop, bindings) {
     const at = slot * SLOT_WORDS;
     this.words[at] = entry;
     this.words[at + 1] = arg;
     this.words[at + 2] = drop;
+    this.words[at + 4] = bindings;
+  }
+
+  /**
+   * Records where a granted start's stack segment is.
+   * @param {number} slot @param {number} low
+   */
+  setStart(slot, low) {
+    this.words[slot * SLOT_WORDS + 3] = low;
   }
 
   /** The argument of the start in `slot`. @param {number} slot */
@@ -359,7 +378,6 @@ export class RegisterFile {
     /** @type {(slot: number) => void} */ this.install = x.install;
     /** @type {(slot: number) => void} */ this.suspend = x.suspend;
     /** @type {(slot: number) => void} */ this.capture = x.capture;
-    /** @type {(from: number, to: number) => void} */ this.inherit = x.inherit;
     /** @type {(slot: number, low: number, size: number) => void} */ this.start = x.start;
     this.capacity = 0;
     /** @type {number[]} free slots, most recently freed last */

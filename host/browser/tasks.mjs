@@ -422,6 +422,7 @@ export class Scheduler {
     this.nextClockCheck = 0; // the turn step at which the clock is read next
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
     this.pumping = false;
+    this.releasePending = false; // the live set emptied in a turn in progress: the keep-alive goes at its end
 
     /** @type {{ resolve: () => void, reject: (e: unknown) => void }[]} */
     this.drainWaiters = [];
@@ -442,6 +443,10 @@ export class Scheduler {
     };
     this.onTurnEnd = () => {
       this.turnActive = false;
+      if (this.releasePending) {
+        this.releasePending = false;
+        this.keepAlive.release();
+      }
       if (this.paused) {
         this.paused = false;
         try {
@@ -479,7 +484,9 @@ export class Scheduler {
     }
     if (this.live.size === 0) {
       this.totals.intervals++;
-      this.keepAlive.hold();
+      // Still held if the last interval ended in this turn.
+      if (this.releasePending) this.releasePending = false;
+      else this.keepAlive.hold();
     }
     this.live.add(task);
     this.byState[S.queued]++;
@@ -605,7 +612,10 @@ export class Scheduler {
     this.live.delete(task);
     if (task._done) task._done.resolve(task);
     if (this.live.size === 0) {
-      this.keepAlive.release();
+      // A turn in progress releases it at its end, unless new tasks came by
+      // then: tasks that come and go within a turn toggle nothing.
+      if (this.turnActive) this.releasePending = true;
+      else this.keepAlive.release();
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
       for (const w of waiters) w.resolve();

@@ -163,6 +163,11 @@ export const cases = [
       await rt.drain();
       assert.deepEqual(observers.map((t) => t.value), Array(10).fill(0));
       assert.ok(busy.every((t) => t.state === 'returned'));
+      // Again in the slots the busy tasks left, which still hold the bindings
+      // they saved while they waited.
+      const later = Array.from({ length: 10 }, () => rt.dispatch('observe_defaults'));
+      await rt.drain();
+      assert.deepEqual(later.map((t) => t.value), Array(10).fill(0));
       await rt.close();
       assertQuiet(rt);
     },
