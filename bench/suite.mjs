@@ -140,7 +140,7 @@ export async function runSuite(host) {
     }, n, rounds);
     const st = rt.stats();
     ran(st.returned > 0 && st.steps > 0, 'op_loop/yield_loop tasks');
-    add({ name: 'switch: suspend -> resume through the scheduler', unit: 'switch', subject: 'a task waiting on an already resolved host operation', value: s.op, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.2x raw JSPI', counters: { tasks: st.returned, steps: st.steps } });
+    add({ name: 'switch: suspend -> resume through the scheduler', unit: 'switch', subject: 'a task waiting on an already resolved host operation', value: s.op, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.2x raw JSPI', counters: { tasks: st.returned, steps: st.steps, lends: st.lends } });
     add({ name: 'switch: yield (nothing else ready)', unit: 'switch', subject: 'snail.yield in a loop', value: s.yield, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw });
     add({ name: 'switch: plain JavaScript await (context)', unit: 'await', subject: 'await of a resolved promise', value: s.js, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw });
     await rt.close();
@@ -162,6 +162,36 @@ export async function runSuite(host) {
       hop: async (k) => { mode = 'hop'; const t0 = now(); await rawLoop(k); return now() - t0; },
     }, n, rounds);
     add({ name: 'switch anatomy: raw JSPI with one more promise hop', unit: 'switch', subject: 'a Suspending import returning promise.then(v => v)', value: s.hop, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note: 'the price of one microtask hop between an operation and the resumption' });
+
+    // The runtime's own register file, saved and installed around each wait
+    // as its suspension wrappers do; and one call into JavaScript after each
+    // resumption, which a wait with a lent permit does without.
+    const rt = await load();
+    const file = /** @type {any} */ (rt).bridge.regs;
+    const slot = file.allocate();
+    const registers = new WebAssembly.Table({ element: 'anyfunc', initial: 2 });
+    registers.set(0, file.suspend);
+    registers.set(1, file.install);
+    let afterCalls = 0;
+    const pieces = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))), {
+      bench: {
+        op: new WebAssembly.Suspending(() => P1),
+        after: (/** @type {number} */ _i, /** @type {number} */ v) => { afterCalls++; return v; },
+        registers,
+      },
+    });
+    const savedLoop = WebAssembly.promising(/** @type {any} */ (pieces.exports).saved_loop);
+    const afterLoop = WebAssembly.promising(/** @type {any} */ (pieces.exports).after_loop);
+    const p = await interleaved({
+      raw: async (k) => { mode = 'raw'; const t0 = now(); await rawLoop(k); return now() - t0; },
+      saved: async (k) => { const t0 = now(); await savedLoop(k, slot); return now() - t0; },
+      after: async (k) => { const t0 = now(); await afterLoop(k); return now() - t0; },
+    }, n, rounds);
+    ran(afterCalls > 0, 'after_loop');
+    add({ name: 'switch anatomy: raw JSPI with the register save and install', unit: 'switch', subject: 'two Wasm-to-Wasm calls into the register file around each wait', value: p.saved, scale: 'ns', baselineName: 'raw JSPI', baseline: p.raw, note: 'what every switch through the scheduler pays in Wasm' });
+    add({ name: 'switch anatomy: raw JSPI with one more call into JavaScript', unit: 'switch', subject: 'a JavaScript import called after each resumption', value: p.after, scale: 'ns', baselineName: 'raw JSPI', baseline: p.raw, note: 'what a wait pays when its permit is claimed from JavaScript; a lent permit avoids it' });
+    file.release(slot);
+    await rt.close();
   }
 
   // --- 2. task start -> finish without suspension, sequential

@@ -58,6 +58,11 @@ export class SuspendingImport {
 /** @param {unknown} v */
 const identity = (v) => v;
 
+/** @param {unknown} x @returns {x is PromiseLike<unknown>} */
+function isThenable(x) {
+  return x !== null && typeof x === 'object' && typeof (/** @type {any} */ (x).then) === 'function';
+}
+
 /** A wait import before link() decides how the program reaches it. */
 class WaitImport {
   /** @param {WaitSpec} spec */
@@ -156,6 +161,9 @@ function sleepWait(task, ms) {
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
+ * @property {((signal: AbortSignal, arg: unknown) => unknown) | null} operation1  the
+ *   operation of a one-argument import whose arguments only the operation sees, called
+ *   without an argument list (suspend() imports)
  * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
  *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
  * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
@@ -373,19 +381,19 @@ export class Bridge {
       const { operation, discard, options } = value;
       const cancelled = options.cancelled ?? Status.cancelled;
       const failed = options.failed ?? Status.failed;
+      /** @param {unknown} p */
+      const promised = (p) => {
+        if (p === null || typeof p !== 'object' || typeof (/** @type {any} */ (p).then) !== 'function') {
+          throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
+        }
+        return p;
+      };
       out[name] = this.suspending({
         name: label,
         describe: () => label,
         keepsArgs: false,
-        operation: (signal, _task, args) => {
-          // The common arities without a spread call.
-          const p = args.length === 0 ? operation(signal) : args.length === 1 ? operation(signal, args[0])
-            : args.length === 2 ? operation(signal, args[0], args[1]) : operation(signal, ...args);
-          if (p === null || typeof p !== 'object' || typeof (/** @type {any} */ (p).then) !== 'function') {
-            throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
-          }
-          return p;
-        },
+        operation: (signal, _task, args) => promised(args.length === 1 ? operation(signal, args[0]) : operation(signal, ...args)),
+        operation1: (signal, arg) => promised(operation(signal, arg)),
         accept: identity,
         cancelled,
         failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
@@ -413,6 +421,7 @@ export class Bridge {
       keepsResults: true,
       lendable: true,
       keepsArgs: true,
+      operation1: null,
       ...partial,
     };
     // A wait whose result is delivered as it is and never disposed can take
@@ -456,9 +465,12 @@ export class Bridge {
       }
     }
     if (wrapped.length === 0) return;
-    const byKey = new Map(wrapped.map((w) => [w.key, w.spec]));
+    const byKey = new Map(wrapped.map((w) => [w.key, w]));
     const gates = createGates(wrapped, {
-      begin: (key) => this.waitFunction(/** @type {WaitSpec} */ (byKey.get(key)), true),
+      begin: (key) => {
+        const w = /** @type {(typeof wrapped)[number]} */ (byKey.get(key));
+        return this.waitFunction(w.spec, true, w.params.length);
+      },
       after: (slot, value, zero) => this.land(slot, OK, value, zero),
       fail: (slot, error, zero) => this.land(slot, FAILED, error, zero),
       park: (slot) => this.park(slot),
@@ -498,11 +510,34 @@ export class Bridge {
    * wrapper's `after` claims the permit when the task wakes. Otherwise it
    * returns the operation continued by arrive(), which claims it first.
    * @param {WaitSpec} spec @param {boolean} direct
+   * @param {number} [arity]  how many arguments the import takes, if known
    */
-  waitFunction(spec, direct) {
+  waitFunction(spec, direct, arity = -1) {
     const bridge = this;
     const sched = this.scheduler;
-    return function wait(/** @type {any[]} */ ...raw) {
+    const operation1 = spec.operation1;
+    if (direct && arity === 1 && operation1 !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
+      // The common wait in one piece: a suspend() import of one argument,
+      // while nothing else wants the permit, takes it lent without building
+      // an argument list; anything else goes the general way.
+      return function lentWait(/** @type {unknown} */ arg) {
+        const task = sched.holder;
+        if (task === null || bridge.disposing || bridge.trace !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
+        bridge.lendAcross(task, spec, null);
+        let operation;
+        try {
+          operation = operation1(bridge.signalOf(task), arg);
+        } catch (error) {
+          operation = Promise.reject(error);
+        }
+        if (sched.lent === task) return operation;
+        // The operation itself wanted the permit back (it dispatched).
+        return bridge.waitOn(task, spec, true, operation);
+      };
+    }
+    return wait;
+    /** @param {any[]} raw */
+    function wait(...raw) {
       const task = sched.holder;
       if (task === null) {
         throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
@@ -523,21 +558,25 @@ export class Bridge {
       }
       if (spec.now) {
         const delivery = spec.now(task, args);
-        if (delivery !== undefined) return resolvedStatus(/** @type {number} */ (delivery));
+        if (delivery !== undefined) {
+          // The task keeps the permit across the resumption JSPI makes of a
+          // settled promise; under a wrapper it keeps it lent, so the wrapper
+          // goes on without calling back.
+          if (direct && bridge.trace === null) bridge.lendAcross(task, spec, args);
+          return resolvedStatus(/** @type {number} */ (delivery));
+        }
       }
       // Under a wrapper, the wrapper saved the registers already.
       if (!direct) bridge.regs.suspend(task._slot);
-      task._exec.wait = spec;
-      task._exec.waitArgs = spec.keepsArgs ? args : null;
       // Nothing else wants the permit: the task keeps it for this wait, and
       // its wrapper goes on without calling back (unless something reclaims
       // it meanwhile, the operation itself included).
       const lend = direct && spec.lendable && bridge.trace === null && sched.mayLend();
       if (lend) {
-        task._exec.mode = LENT_WAIT;
-        sched.lend(task);
-        /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
+        bridge.lendAcross(task, spec, args);
       } else {
+        task._exec.wait = spec;
+        task._exec.waitArgs = spec.keepsArgs ? args : null;
         sched.suspend(task);
         bridge.permitFree();
         if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
@@ -548,31 +587,56 @@ export class Bridge {
       } catch (error) {
         operation = Promise.reject(error);
       }
-      if (operation !== null && typeof operation === 'object' && typeof (/** @type {any} */ (operation).then) === 'function') {
-        if (lend && sched.lent === task) return operation;
-        sched.pump(false);
-        if (direct) {
-          // JSPI parks the task on the operation's own promise: one hop. The
-          // value JSPI hands the wrapper is converted to the import's type;
-          // these reactions, registered first, keep the original and run
-          // just before JSPI's.
-          task._exec.mode = DIRECT;
-          task._settled = false;
-          if (spec.keepsResults) {
-            /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= bridge.onOk(task), task._exec.onErr ??= bridge.onErr(task));
-          }
-          return operation;
-        }
-        // The continuation claims the permit before Wasm resumes: two hops.
-        return /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= bridge.onOk(task), task._exec.onErr ??= bridge.onErr(task));
-      }
-      // Completed already (yield): the resumption queues behind the work that is ready now.
-      task._exec.outcome = OK;
-      task._exec.result = operation;
-      sched.readyTask(task);
+      if (lend && sched.lent === task && isThenable(operation)) return operation;
+      return bridge.waitOn(task, spec, direct, operation);
+    }
+  }
+
+  /**
+   * The executing task keeps its permit, lent, across the wait it begins: its
+   * wrapper takes it back in Wasm. The wait is recorded as for a suspension,
+   * in case the permit is reclaimed and the task resumes the ordinary way.
+   * @param {Task} task @param {WaitSpec} spec @param {any[] | null} args
+   */
+  lendAcross(task, spec, args) {
+    const x = task._exec;
+    x.wait = spec;
+    x.waitArgs = spec.keepsArgs ? args : null;
+    x.mode = LENT_WAIT;
+    this.scheduler.lend(task);
+    /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = task._slot;
+  }
+
+  /**
+   * What a suspended task's wait hands JSPI once its operation started,
+   * unless the task kept the permit lent.
+   * @param {Task} task @param {WaitSpec} spec @param {boolean} direct @param {unknown} operation
+   */
+  waitOn(task, spec, direct, operation) {
+    const sched = this.scheduler;
+    if (isThenable(operation)) {
       sched.pump(false);
-      return bridge.delivered(task);
-    };
+      if (direct) {
+        // JSPI parks the task on the operation's own promise: one hop. The
+        // value JSPI hands the wrapper is converted to the import's type;
+        // these reactions, registered first, keep the original and run
+        // just before JSPI's.
+        task._exec.mode = DIRECT;
+        task._settled = false;
+        if (spec.keepsResults) {
+          /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= this.onOk(task), task._exec.onErr ??= this.onErr(task));
+        }
+        return operation;
+      }
+      // The continuation claims the permit before Wasm resumes: two hops.
+      return /** @type {PromiseLike<unknown>} */ (operation).then(task._exec.onOk ??= this.onOk(task), task._exec.onErr ??= this.onErr(task));
+    }
+    // Completed already (yield): the resumption queues behind the work that is ready now.
+    task._exec.outcome = OK;
+    task._exec.result = operation;
+    sched.readyTask(task);
+    sched.pump(false);
+    return this.delivered(task);
   }
 
   /**
