@@ -58,6 +58,16 @@ export class SuspendingImport {
 /** @param {unknown} v */
 const identity = (v) => v;
 
+const SETTLED = Promise.resolve();
+/**
+ * Runs `fn` from a microtask, as a promise reaction: in browsers that costs a
+ * fraction of queueMicrotask(), which goes through the embedder.
+ * @param {() => void} fn
+ */
+function microtask(fn) {
+  SETTLED.then(fn);
+}
+
 /** @param {unknown} x @returns {x is PromiseLike<unknown>} */
 function isThenable(x) {
   return x !== null && typeof x === 'object' && typeof (/** @type {any} */ (x).then) === 'function';
@@ -1115,7 +1125,7 @@ export class Bridge {
   queuePump() {
     if (!this.pumpQueued) {
       this.pumpQueued = true;
-      queueMicrotask(this.runQueuedPump);
+      microtask(this.runQueuedPump);
     }
   }
 
@@ -1137,7 +1147,7 @@ export class Bridge {
     } else if (fromTopLevel) {
       this.startCarrier(task);
     } else {
-      queueMicrotask(() => this.startCarrier(task));
+      microtask(() => this.startCarrier(task));
     }
   }
 
