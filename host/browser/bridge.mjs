@@ -801,9 +801,9 @@ export class Bridge {
    */
   delivered(task) {
     if (task._hasDelivery) {
-      const delivery = task._exec.delivery;
+      const delivery = task._exec.result;
       task._hasDelivery = false;
-      task._exec.delivery = undefined;
+      task._exec.result = undefined;
       if (delivery instanceof Rejection) throw delivery.error;
       return delivery;
     }
@@ -841,8 +841,13 @@ export class Bridge {
    * @param {Task} task
    */
   signalOf(task) {
-    task._exec.abort ??= new AbortController();
-    return task._exec.abort.signal;
+    const x = task._exec;
+    if (x.signal === null) {
+      x.abort = new AbortController();
+      // Kept: in browsers the `signal` accessor is a call into the embedder.
+      x.signal = x.abort.signal;
+    }
+    return x.signal;
   }
 
   /**
@@ -1318,6 +1323,7 @@ export class Bridge {
     task.value = value;
     task.error = error;
     task._exec.abort = null;
+    task._exec.signal = null;
     this.scheduler.finish(task, how);
     this.permitFree();
     if (this.trace) this.emit('finish', task, { how });
@@ -1393,8 +1399,9 @@ export class Bridge {
     }
     if (this.trace) this.emit('resume', task, { cancelled: task._cancelRequested });
     if (gate === null || reject === null) {
-      // Granted inside its own arrival: the continuation returns the delivery.
-      task._exec.delivery = delivery;
+      // Granted inside its own arrival: the continuation returns the delivery,
+      // kept where the operation's result was.
+      task._exec.result = delivery;
       task._hasDelivery = true;
     } else if (delivery instanceof Rejection) {
       reject(delivery.error);

@@ -236,17 +236,18 @@ export class Execution {
     this.gateReject = null;
     /** @type {AbortController | null} created when a wait first needs the task's signal */
     this.abort = null;
+    /** @type {AbortSignal | null} its signal */
+    this.signal = null;
     /** @type {(() => void) | null} cancels the current wait itself (an ownCancel wait: sleep) */
     this.cancelWait = null;
     /** @type {any} the spec of the import the task waits in */
     this.wait = null;
     /** @type {any[] | null} that wait's prepared arguments */
     this.waitArgs = null;
-    /** @type {unknown} a delivery resume() produced before the task's continuation ran */
-    this.delivery = undefined;
     this.mode = 0; // under a suspension-module wrapper: what its `after` will receive
     this.outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
-    /** @type {unknown} the operation's value or error, owned by the suspension until delivered */
+    /** @type {unknown} the operation's value or error, owned by the suspension until delivered;
+     * then the delivery, if resume() produced it before the task's continuation ran */
     this.result = undefined;
     /** @type {((v: unknown) => any) | null} reactions to its operations, made once */
     this.onOk = null;
