@@ -368,7 +368,7 @@ export class LiveSet {
  * @property {(task: Task) => void} resume  install a task's registers and settle its gate
  *
  * @typedef {object} SchedulerOptions
- * @property {number} [maxSteps]  grants per event-loop turn (default 1024)
+ * @property {number} [maxSteps]  grants per event-loop turn (default 256)
  * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 4)
  * @property {number} [maxEntered]  tasks that may enter Wasm (soft bound for new starts)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
@@ -384,7 +384,7 @@ export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
   constructor(engine, options = {}) {
     this.engine = engine;
-    this.maxSteps = positiveInteger(options.maxSteps ?? 1024, 'maxSteps');
+    this.maxSteps = positiveInteger(options.maxSteps ?? 256, 'maxSteps');
     this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 4, 'maxTimeMs');
     this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
     this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
