@@ -214,9 +214,6 @@ export class Bridge {
     };
     this.stackSize = options.stackSize;
     this.programName = options.programName;
-    /** Tasks of this runtime: cancel() comes back here, with no field per task. */
-    this.TaskClass = class extends Task {};
-    Object.defineProperty(this.TaskClass.prototype, '_owner', { value: this });
     /** @type {Map<number, Task>} tasks Wasm holds a handle on */
     this.handles = new Map();
     /** @type {(Task | undefined)[]} the task owning each register-file slot */
@@ -1078,7 +1075,7 @@ export class Bridge {
    */
   createTask(label, entry, arg, inherits, drop = 0) {
     const registers = this.regs;
-    const task = new this.TaskClass(this.nextId++, label);
+    const task = new Task(this.nextId++, label, this);
     const slot = registers.allocate();
     task._slot = slot;
     this.slotTasks[slot] = task;

@@ -47,6 +47,11 @@ const LEGAL = Object.freeze([
 ]);
 
 /**
+ * The runtime a task belongs to, as the task sees it.
+ * @typedef {{ cancel: (task: Task) => boolean, lendParked: (task: Task) => boolean }} TaskOwner
+ */
+
+/**
  * One task: one invocation of a program entry. The public surface is `id`,
  * `entry`, `state`, `waitingOn`, `result` and `done`; fields starting with `_`
  * belong to the scheduler and the bridge.
@@ -54,8 +59,9 @@ const LEGAL = Object.freeze([
 export class Task {
   /**
    * @param {number} id @param {string} entry
+   * @param {TaskOwner | null} [owner]  the runtime that cancel() asks
    */
-  constructor(id, entry) {
+  constructor(id, entry, owner = null) {
     // A queued task is only these fields: a million of them must stay small.
     // What a task needs once it entered Wasm lives in its execution record.
     /** A positive integer, unique within its runtime; Wasm sees it as the task handle. */
@@ -69,17 +75,31 @@ export class Task {
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
     this._slot = 0; // register-file slot; the carriers' words of the slot hold the entry, argument and drop function
-    /** @type {Execution | null} */
-    this._x = null;
+    // The execution record once the task needs one; until then the runtime
+    // that cancel() asks, which the record then keeps.
+    /** @type {Execution | TaskOwner | null} */
+    this._x = owner;
     /** @type {Task | null} neighbours in the live set (LiveSet) */
     this._lprev = null;
     /** @type {Task | null} */
     this._lnext = null;
   }
 
+  /**
+   * The runtime that cancel() asks. Not a per-runtime subclass: every
+   * runtime's tasks share one shape, so the scheduler's accesses stay
+   * monomorphic with many runtimes.
+   * @returns {TaskOwner | null}
+   */
+  get _owner() {
+    const x = this._x;
+    return x instanceof Execution ? x.owner : x;
+  }
+
   /** @returns {Execution} the execution record, made on first use */
   get _exec() {
-    return (this._x ??= new Execution());
+    const x = this._x;
+    return x instanceof Execution ? x : (this._x = new Execution(x));
   }
 
   /** @returns {number} the state as a small integer (S); `state` names it */
@@ -88,12 +108,12 @@ export class Task {
   set _s(v) { this._flags = (this._flags & ~STATE_MASK) | v; }
 
   /** @returns {number | undefined} what the entry returned (a cancelled task may have returned too) */
-  get value() { return this._x === null ? undefined : this._x.value; }
+  get value() { return this._x instanceof Execution ? this._x.value : undefined; }
   /** @param {number | undefined} v */
   set value(v) { if (v !== undefined) this._exec.value = v; }
   /** @returns {unknown} why the task failed, or the CancelledError of a cancelled task */
   get error() {
-    if (this._x === null) return undefined;
+    if (!(this._x instanceof Execution)) return undefined;
     // A task cancelled while it ran gets its CancelledError when someone asks:
     // close() of many tasks need not build an error for each.
     if (this._x.error === CANCELLED_LATER) this._x.error = CancelledError.quick(`task #${this.id} (${this.entry}) was cancelled`, { task: this });
@@ -139,7 +159,7 @@ export class Task {
   /** What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null. */
   get waitingOn() {
     const x = this._x;
-    if (this._observed !== S.suspended || x === null || x.wait === null) return null;
+    if (this._observed !== S.suspended || !(x instanceof Execution) || x.wait === null) return null;
     return x.wait.describe(x.waitArgs);
   }
 
@@ -196,15 +216,6 @@ export class Task {
     return this._owner ? this._owner.cancel(this) : false;
   }
 
-  /**
-   * What cancel() asks; runtimes set it on a subclass's prototype, so a task
-   * carries no field for it.
-   * @returns {{ cancel: (task: Task) => boolean, lendParked: (task: Task) => boolean } | null}
-   */
-  get _owner() {
-    return null;
-  }
-
   toString() {
     return `task #${this.id} (${this.entry}, ${this.state})`;
   }
@@ -224,7 +235,10 @@ export const CANCELLED_LATER = Symbol('cancelled');
 
 /** What a task needs once it entered Wasm (the bridge's fields), and how it ended. */
 export class Execution {
-  constructor() {
+  /** @param {TaskOwner | null} owner */
+  constructor(owner) {
+    /** The runtime the task belongs to. */
+    this.owner = owner;
     /** @type {number | undefined} what the entry returned */
     this.value = undefined;
     /** @type {unknown} why the task failed, or its CancelledError */
