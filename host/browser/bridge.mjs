@@ -151,15 +151,15 @@ function sleepWait(task, ms) {
  * How one suspending import behaves.
  * @typedef {object} WaitSpec
  * @property {string} name  the import's name, for messages ("snail.sleep", "env.read")
- * @property {(args: any[]) => any[]} [prepare]  decodes the Wasm arguments once, at
+ * @property {((args: any[]) => any[]) | null} prepare  decodes the Wasm arguments once, at
  *   the call (what they point to may change while the task waits); a throw ends
  *   the wait at once with the `failed` delivery of the error
  * @property {(args: any[]) => string} describe  what the task waits on
- * @property {(task: Task, args: any[]) => unknown} [now]  a delivery to return at once,
+ * @property {((task: Task, args: any[]) => unknown) | null} now  a delivery to return at once,
  *   keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
- * @property {boolean} [ownCancel]  the operation takes no signal (it gets null): it sets
+ * @property {boolean} ownCancel  the operation takes no signal (it gets null): it sets
  *   `task._exec.cancelWait`, which cancel() calls instead (the built-in sleep: aborting
  *   a signal costs an event dispatch)
  * @property {(value: unknown, task: Task, args: any[]) => unknown} accept  the delivery of
@@ -418,23 +418,31 @@ export class Bridge {
    * @param {Partial<WaitSpec> & { name: string, describe: WaitSpec['describe'], operation: WaitSpec['operation'] }} partial
    */
   suspending(partial) {
-    /** @type {WaitSpec} */
-    const spec = {
-      accept: identity,
-      cancelled: Status.cancelled,
-      failed: () => Status.failed,
-      discard: null,
-      nativeDiscard: null,
-      keepsResults: true,
-      lendable: true,
-      keepsArgs: true,
-      operation1: null,
-      ...partial,
-    };
+    // Every field in one order, whatever the caller gave: all specs share one
+    // shape, so the wait path's reads of them stay monomorphic.
+    const accept = partial.accept ?? identity;
+    const discard = partial.discard ?? null;
     // A wait whose result is delivered as it is and never disposed can take
     // the value JSPI converts; any other keeps the operation's own value.
-    spec.keepsResults = spec.accept !== identity || spec.discard !== null;
-    spec.lendable = spec.lendable && !spec.keepsResults;
+    const keepsResults = accept !== identity || discard !== null;
+    /** @type {WaitSpec} */
+    const spec = {
+      name: partial.name,
+      describe: partial.describe,
+      prepare: partial.prepare ?? null,
+      now: partial.now ?? null,
+      operation: partial.operation,
+      operation1: partial.operation1 ?? null,
+      ownCancel: partial.ownCancel ?? false,
+      accept,
+      cancelled: partial.cancelled ?? Status.cancelled,
+      failed: partial.failed ?? (() => Status.failed),
+      discard,
+      nativeDiscard: partial.nativeDiscard ?? null,
+      keepsResults,
+      lendable: (partial.lendable ?? true) && !keepsResults,
+      keepsArgs: partial.keepsArgs ?? true,
+    };
     return new WaitImport(spec);
   }
 
