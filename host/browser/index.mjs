@@ -84,8 +84,8 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  * @property {(text: string) => void} [stderr]  sink for the program's standard error
  * @property {Record<string, Record<string, unknown>>} [imports]  further imports the program needs
  * @property {number} [stackSize]  bytes of shadow stack per task (default 32 KiB)
- * @property {number} [maxSteps]  permit grants per event-loop turn (default 256)
- * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 4)
+ * @property {number} [maxSteps]  permit grants per event-loop turn (default 4096)
+ * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 0.5)
  * @property {number} [timeCheckEvery]  read the clock at most this many steps apart
  *   (default 32), sooner when the turn's steps so far were slow: reading the clock costs
  *   more than a step, and a turn may run past maxTimeMs by the steps between readings

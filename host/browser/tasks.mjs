@@ -382,8 +382,8 @@ export class LiveSet {
  * @property {(task: Task) => void} resume  install a task's registers and settle its gate
  *
  * @typedef {object} SchedulerOptions
- * @property {number} [maxSteps]  grants per event-loop turn (default 256)
- * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 4)
+ * @property {number} [maxSteps]  grants per event-loop turn (default 4096)
+ * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 0.5)
  * @property {number} [maxEntered]  tasks that may enter Wasm (soft bound for new starts)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
  * @property {(callback: () => void) => void} [macrotask]  yields one event-loop turn
@@ -398,8 +398,8 @@ export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
   constructor(engine, options = {}) {
     this.engine = engine;
-    this.maxSteps = positiveInteger(options.maxSteps ?? 256, 'maxSteps');
-    this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 4, 'maxTimeMs');
+    this.maxSteps = positiveInteger(options.maxSteps ?? 4096, 'maxSteps');
+    this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 0.5, 'maxTimeMs');
     this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
     this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
     // Reading the clock costs more than a step, so it is read every few steps:
@@ -772,7 +772,7 @@ export class Scheduler {
       this.turnActive = true;
       this.turnSteps = 0;
       this.turnStart = this.now();
-      this.nextClockCheck = Math.min(4, this.timeCheckEvery);
+      this.nextClockCheck = 1;
       this.macrotask(this.onTurnEnd);
     } else if (this.turnSteps >= this.maxSteps || (this.turnSteps >= this.nextClockCheck && this.turnTimeUsed())) {
       // Give the event loop its turn; onTurnEnd resumes granting.

@@ -6,6 +6,10 @@ import { Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
 import { assertQuiet, loadContracts, nextTurn, until } from './support.mjs';
 
+// A time budget no first run can use up: whether a wait may keep the permit
+// then depends on nothing but what else wants it.
+const BUDGET = { maxTimeMs: 60_000 };
+
 /** @param {import('../../host/browser/index.mjs').Task} task */
 const suspended = (task) => task.state === 'suspended';
 
@@ -14,7 +18,7 @@ export const cases = [
   {
     name: 'lending: a_task_waiting_with_the_permit_lent_is_suspended_to_every_observer',
     async run(ctx) {
-      const { rt, violations } = await loadContracts(ctx);
+      const { rt, violations } = await loadContracts(ctx, BUDGET);
       const t = rt.dispatch('sleep_ms', 30);
       await until(() => rt.stats().lends === 1, 'the sleep to begin');
       assert.equal(t.state, 'suspended');
@@ -37,7 +41,7 @@ export const cases = [
   {
     name: 'lending: work_that_arrives_while_a_task_waits_takes_the_permit_back',
     async run(ctx) {
-      const { rt, violations } = await loadContracts(ctx);
+      const { rt, violations } = await loadContracts(ctx, BUDGET);
       const sleeper = rt.dispatch('sleep_ms', 40);
       await until(() => rt.stats().lends === 1, 'the sleep to begin');
       const order = /** @type {string[]} */ ([]);
@@ -59,7 +63,7 @@ export const cases = [
   {
     name: 'lending: cancelling_the_task_that_waits_with_the_permit_resumes_it_cancelled',
     async run(ctx) {
-      const { rt } = await loadContracts(ctx);
+      const { rt } = await loadContracts(ctx, BUDGET);
       const t = rt.dispatch('sleep_ms', 600_000);
       await until(() => rt.stats().lends === 1, 'the sleep to begin');
       assert.equal(t.cancel(), true);
@@ -78,6 +82,7 @@ export const cases = [
       /** @type {import('../../host/browser/index.mjs').Task[]} */
       const children = [];
       const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
         onPause: (phase, runtime) => {
           order.push(phase);
           if (phase === 'start' && children.length === 0) {
@@ -101,7 +106,7 @@ export const cases = [
     name: 'lending: a_rejected_operation_reaches_the_task_that_kept_the_permit',
     async run(ctx) {
       // As a status: the program sees `failed` where it expected 0.
-      const failing = await loadContracts(ctx, { pause: suspend(() => Promise.reject(new Error('no'))) });
+      const failing = await loadContracts(ctx, { ...BUDGET, pause: suspend(() => Promise.reject(new Error('no'))) });
       const a = failing.rt.dispatch('pause_loop', 1);
       await a.done;
       assert.equal(a.state, 'returned');
@@ -112,7 +117,7 @@ export const cases = [
 
       // Thrown into the program: the task fails with the operation's error.
       const error = new Error('thrown into the task');
-      const throwing = await loadContracts(ctx, { pause: suspend(() => Promise.reject(error), undefined, { failed: 'reject' }) });
+      const throwing = await loadContracts(ctx, { ...BUDGET, pause: suspend(() => Promise.reject(error), undefined, { failed: 'reject' }) });
       const b = throwing.rt.dispatch('pause_loop', 1);
       await b.done;
       assert.equal(b.state, 'failed');
@@ -158,6 +163,7 @@ export const cases = [
       // Operations that settle in a scrambled order: lends and reclaims mix.
       let n = 0;
       const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
         pause: suspend((_signal, i) => (++n % 3 === 0 ? Promise.resolve(i) : new Promise((resolve) => { nextTurn().then(() => resolve(i)); }))),
       });
       const tasks = Array.from({ length: 40 }, (_, i) => rt.dispatch('pause_loop', 5 + (i % 7)));
