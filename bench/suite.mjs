@@ -125,7 +125,7 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await load();
-    const n = host.quick ? 20000 : 100000;
+    const n = host.quick ? 20000 : 300000;
     const s = await interleaved({
       raw: async (k) => { const t0 = now(); await rawLoop(k); return now() - t0; },
       op: async (k) => { const t0 = now(); const t = rt.dispatch('op_loop', k); await t.done; return now() - t0; },
@@ -156,7 +156,7 @@ export async function runSuite(host) {
       },
     });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
-    const n = host.quick ? 20000 : 100000;
+    const n = host.quick ? 20000 : 300000;
     const s = await interleaved({
       raw: async (k) => { mode = 'raw'; const t0 = now(); await rawLoop(k); return now() - t0; },
       hop: async (k) => { mode = 'hop'; const t0 = now(); await rawLoop(k); return now() - t0; },
@@ -199,7 +199,9 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawNop = WebAssembly.promising(/** @type {any} */ (raw.exports).nop);
     const rt = await load();
-    const n = host.quick ? 2000 : 10000;
+    // Rounds of 50,000 starts (about 50 ms), so that the collector's pauses
+    // fall evenly on both sides rather than decide single rounds.
+    const n = host.quick ? 5000 : 50000;
     const s = await interleaved({
       raw: async (k) => { const t0 = now(); for (let i = 0; i < k; i++) await rawNop(i); return now() - t0; },
       task: async (k) => { const t0 = now(); for (let i = 0; i < k; i++) await rt.dispatch('nop', i).done; return now() - t0; },
@@ -273,7 +275,7 @@ export async function runSuite(host) {
     const rt = await load();
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
-    const n = host.quick ? 20000 : 100000;
+    const n = host.quick ? 20000 : 300000;
     const s = await interleaved({
       asyncify: async (k) => { const t0 = now(); const r = await peer.opLoop(k); if (r !== k) throw new Error('asyncify loop'); return now() - t0; },
       snail: async (k) => { const t0 = now(); const t = rt.dispatch('op_loop', k); await t.done; return now() - t0; },
