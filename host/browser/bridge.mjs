@@ -1182,7 +1182,7 @@ export class Bridge {
   }
 
   /**
-   * Gives a granted start its stack segment and installs its registers.
+   * Gives a granted start its stack segment; its carrier installs its registers.
    * @param {Task} task
    * @returns {boolean} false if the task could not start (and has failed)
    */
@@ -1208,7 +1208,6 @@ export class Bridge {
         return false;
       }
     }
-    task._exec.stackLow = low;
     // The carrier installs the bindings and the segment when it runs the start.
     /** @type {Carriers} */ (this.carrierModule).setStart(task._slot, low);
     if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
@@ -1305,7 +1304,7 @@ export class Bridge {
   stackOverflowHint(task, error) {
     if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/.test(error.message)) return '';
     const regs = this.program.stackRegisters;
-    if (!regs || task._exec.stackLow === 0) return '';
+    if (!regs || /** @type {Carriers} */ (this.carrierModule).lowOf(task._slot) === 0) return '';
     const room = (regs.pointer.value >>> 0) - (regs.limit.value >>> 0);
     if (room < 0 || room > this.stackSize / 4) return '';
     return `probably a stack overflow: ${room} of its ${this.stackSize} stack bytes were left; raise the stackSize option`;
@@ -1319,10 +1318,10 @@ export class Bridge {
    * @param {number | undefined} value @param {unknown} error
    */
   finishTask(task, how, value, error) {
-    if (task._exec.stackLow !== 0) {
-      if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(task._exec.stackLow);
-      else this.program.stackRelease(task._exec.stackLow);
-      task._exec.stackLow = 0;
+    const low = /** @type {Carriers} */ (this.carrierModule).lowOf(task._slot);
+    if (low !== 0) {
+      if (this.freeStacks.length < this.maxFreeStacks) this.freeStacks.push(low);
+      else this.program.stackRelease(low);
     }
     this.releaseSlot(task);
     task.value = value;

@@ -350,6 +350,11 @@ export class Carriers {
     this.words[slot * SLOT_WORDS + 3] = low;
   }
 
+  /** The lowest address of the stack segment of the start in `slot`, 0 if none. @param {number} slot */
+  lowOf(slot) {
+    return this.words[slot * SLOT_WORDS + 3];
+  }
+
   /** The argument of the start in `slot`. @param {number} slot */
   argOf(slot) {
     return this.words[slot * SLOT_WORDS + 1];

@@ -243,7 +243,6 @@ export class Execution {
     this.value = undefined;
     /** @type {unknown} why the task failed, or its CancelledError */
     this.error = undefined;
-    this.stackLow = 0; // lowest address of the task's stack segment, 0 if none
     /** @type {((value: unknown) => void) | null} resolves the gate of a parked task */
     this.gate = null;
     /** @type {((error: unknown) => void) | null} rejects it */
