@@ -16,7 +16,7 @@ import { SNAIL_IMPORTS } from './abi.mjs';
 import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SAVE, wrappable } from './gates.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
-import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
+import { CANCELLED_LATER, Execution, S, Scheduler, Task, TaskState } from './tasks.mjs';
 
 /** A delivery that throws into the task's Wasm instead of returning a value. */
 export const REJECT = 'reject';
@@ -1326,8 +1326,11 @@ export class Bridge {
     this.releaseSlot(task);
     task.value = value;
     task.error = error;
-    task._exec.abort = null;
-    task._exec.signal = null;
+    const x = task._x;
+    if (x instanceof Execution) {
+      x.abort = null;
+      x.signal = null;
+    }
     this.scheduler.finish(task, how);
     this.permitFree();
     if (this.trace) this.emit('finish', task, { how });

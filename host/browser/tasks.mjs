@@ -68,7 +68,9 @@ export class Task {
     this.id = id;
     /** The entry this task runs: an exported entry name or `table[N]`. */
     this.entry = entry;
-    this._seq = 0; // enqueue order in the ready queue
+    // The enqueue order in the ready queue while live; once finished, what the
+    // entry returned (with HAS_VALUE): a finished task needs no execution record.
+    this._seq = 0;
     // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HAS_DELIVERY,
     // SETTLED, HANDLE; `_s` and the flag properties read and write it.
     this._flags = /** @type {number} */ (S.queued);
@@ -108,9 +110,13 @@ export class Task {
   set _s(v) { this._flags = (this._flags & ~STATE_MASK) | v; }
 
   /** @returns {number | undefined} what the entry returned (a cancelled task may have returned too) */
-  get value() { return this._x instanceof Execution ? this._x.value : undefined; }
+  get value() { return (this._flags & HAS_VALUE) !== 0 ? this._seq : undefined; }
   /** @param {number | undefined} v */
-  set value(v) { if (v !== undefined) this._exec.value = v; }
+  set value(v) {
+    if (v === undefined) return;
+    this._seq = v;
+    this._flags |= HAS_VALUE;
+  }
   /** @returns {unknown} why the task failed, or the CancelledError of a cancelled task */
   get error() {
     if (!(this._x instanceof Execution)) return undefined;
@@ -229,6 +235,7 @@ const HAS_DELIVERY = 64; // resume() produced the delivery before the continuati
 const SETTLED = 128; // a directly awaited operation's outcome was stored
 const HANDLE = 256; // the program holds a handle on this task
 const LENT = 512; // the task's permit was lent across its current or last wait
+const HAS_VALUE = 1024; // finished, and _seq holds what its entry returned
 
 /** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
 export const CANCELLED_LATER = Symbol('cancelled');
@@ -239,8 +246,6 @@ export class Execution {
   constructor(owner) {
     /** The runtime the task belongs to. */
     this.owner = owner;
-    /** @type {number | undefined} what the entry returned */
-    this.value = undefined;
     /** @type {unknown} why the task failed, or its CancelledError */
     this.error = undefined;
     /** @type {((value: unknown) => void) | null} resolves the gate of a parked task */
