@@ -223,11 +223,44 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawNop = WebAssembly.promising(/** @type {any} */ (raw.exports).nop);
     const rt = await load();
+    // What a start through a parked carrier is made of: a stack that waits,
+    // resumed from JavaScript and parked again (one promise each way).
+    /** @type {((v: number) => void)[]} */
+    const parks = [];
+    /** @type {((resolve: (v: number) => void) => void) | null} */
+    let onPark = null;
+    const parkedStack = new WebAssembly.Instance(rawModule, {
+      bench: {
+        op: new WebAssembly.Suspending(() => new Promise((resolve) => {
+          if (onPark) {
+            const f = onPark;
+            onPark = null;
+            f(resolve);
+          } else {
+            parks.push(resolve);
+          }
+        })),
+      },
+    });
+    const parkLoop = WebAssembly.promising(/** @type {any} */ (parkedStack.exports).op_loop);
+    let resumptions = 0;
     // Rounds of 50,000 starts (about 50 ms), so that the collector's pauses
     // fall evenly on both sides rather than decide single rounds.
     const n = host.quick ? 5000 : 50000;
     const s = await interleaved({
       raw: async (k) => { const t0 = now(); for (let i = 0; i < k; i++) await rawNop(i); return now() - t0; },
+      parked: async (k) => {
+        const done = parkLoop(k);
+        const t0 = now();
+        for (let i = 0; i < k; i++) {
+          const resume = parks.shift() ?? await new Promise((r) => { onPark = r; });
+          resume(1);
+          resumptions++;
+        }
+        const ms = now() - t0;
+        await done;
+        return ms;
+      },
       task: async (k) => { const t0 = now(); for (let i = 0; i < k; i++) await rt.dispatch('nop', i).done; return now() - t0; },
       js: async (k) => {
         const f = async (/** @type {number} */ x) => x;
@@ -239,6 +272,8 @@ export async function runSuite(host) {
     ran(rt.stats().returned > 0, 'nop tasks');
     add({ name: 'start: task start -> finish, one at a time', unit: 'task', subject: 'dispatch of an entry that returns at once, awaited', value: s.task, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw, goal: '<= 1.2x raw promising', counters: { tasks: rt.stats().returned } });
     add({ name: 'start: plain JavaScript async call (context)', unit: 'call', subject: 'an async function called and awaited', value: s.js, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw });
+    ran(resumptions > 0, 'the parked stack');
+    add({ name: 'start anatomy: a parked stack resumed and parked again', unit: 'resumption', subject: 'what a start on a parked carrier pays in stack switches', value: s.parked, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw, note: 'a start through the scheduler resumes a parked carrier and parks it again when the task returns' });
     await rt.close();
   }
 
