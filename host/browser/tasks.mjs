@@ -423,6 +423,7 @@ export class Scheduler {
      * permit when it began to wait, so it keeps it, and its wrapper takes it
      * back in Wasm when the wait ends, without calling into JavaScript. The
      * scheduler reclaims a lent permit as soon as anything else wants it.
+     * Invariant: while the lent task still waits, it is the holder.
      * @type {Task | null}
      */
     this.lent = null;
@@ -865,6 +866,9 @@ export class Scheduler {
     if (this.entered > this.hardMaxEntered) fail(`${this.entered} tasks entered, above the hard bound`);
     if (this.live.size === 0 && this.drainWaiters.length) fail('drain() waiters pending with an empty live set');
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
+    if (this.lent !== null && this.lendParked(this.lent) && this.lent !== this.holder) {
+      fail(`${this.lent} waits with a lent permit it does not hold`);
+    }
   }
 }
 
