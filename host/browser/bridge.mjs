@@ -267,7 +267,7 @@ export class Bridge {
     this.specsByImport = new Map();
     /** Waits go through the suspension module (one promise hop) where the engine allows. */
     this.directWaits = canWrap && options.directWaits !== false;
-    /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK) */
+    /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK, LENT) */
     this.gateWords = null;
     /** @type {import('./gates.mjs').Gates | null} the first suspension module: its memory and register table are shared by the others */
     this.gates = null;
@@ -323,7 +323,7 @@ export class Bridge {
         describe: () => 'snail.yield()',
         lendable: false,
         // Nothing else is ready and the turn has budget left: the permit comes
-        // straight back, so keep it and skip the register save and install.
+        // straight back, so the task keeps it (lent) across the resumption.
         now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),
         operation: () => Status.ok,
       }),
@@ -602,7 +602,12 @@ export class Bridge {
       } catch (error) {
         operation = Promise.reject(error);
       }
-      if (lend && sched.lent === task && isThenable(operation)) return operation;
+      if (lend && sched.lent === task) {
+        if (isThenable(operation)) return operation;
+        // A value ready now: the task becomes an ordinary suspended one and
+        // its resumption queues behind the work that is ready.
+        sched.reclaim();
+      }
       return bridge.waitOn(task, spec, direct, operation);
     }
   }
