@@ -419,6 +419,7 @@ function formatStats(name, s, ms) {
     `  tasks       ${s.dispatched} dispatched, ${s.started} started, ${s.returned} returned, ${s.failed} failed, ${s.cancelled} cancelled`,
     `  at most     ${s.peakLive} live, ${s.peakEntered} entered Wasm, ${count(s.peakCarriers, 'carrier')} (${count(s.carrierReuses, 'reuse')})`,
     `  scheduler   ${count(s.steps, 'step')}, ${count(s.yields, 'yield')} to the event loop, ${count(s.intervals, 'drain interval')}`,
+    `  permit      ${count(s.lends, 'wait')} kept it lent, ${s.reclaims} taken back`,
     `  at the end  ${s.live} live, ${count(s.handles, 'handle')}, ${count(s.stacksInUse, 'stack')} and ${count(s.slotsInUse, 'register slot')} in use`,
   ].join('\n') + '\n';
 }

@@ -179,6 +179,7 @@ test('cli: run_with_stats_prints_the_counters_on_stderr', async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^snail-core: stats of hello\.wasm \(\d+ ms\)\n/);
   assert.match(r.stderr, /^ {2}tasks +3 dispatched, 3 started, 3 returned, 0 failed, 0 cancelled$/m);
+  assert.match(r.stderr, /^ {2}permit +\d+ waits? kept it lent, \d+ taken back$/m);
   assert.doesNotMatch(r.stdout, /stats/, 'the stats stay off stdout');
   assertNoProgress(r.stderr);
 });
