@@ -46,6 +46,13 @@ const LEGAL = Object.freeze([
   /* cancelled -> */ 0,
 ]);
 
+/** What doneExecutor() was given, until `done` takes it. @type {((t: Task) => void) | null} */
+let doneResolve = null;
+/** One executor for every task's done promise: no closure per task. @param {(t: Task) => void} resolve */
+function doneExecutor(resolve) {
+  doneResolve = resolve;
+}
+
 /**
  * The runtime a task belongs to, as the task sees it.
  * @typedef {{ cancel: (task: Task) => boolean, lendParked: (task: Task) => boolean }} TaskOwner
@@ -182,10 +189,9 @@ export class Task {
   get done() {
     if (this.finished) return Promise.resolve(this);
     if (!this._done) {
-      /** @type {(t: Task) => void} */
-      let resolve = () => {};
-      const promise = new Promise((r) => { resolve = r; });
-      this._done = { promise, resolve, result: null };
+      const promise = new Promise(doneExecutor);
+      this._done = { promise, resolve: /** @type {(t: Task) => void} */ (doneResolve), result: null };
+      doneResolve = null;
     }
     return this._done.promise;
   }
