@@ -137,13 +137,17 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   await shows({ queued: 0, executing: 0, suspended: 0, live: 0, returned: 9, cancelled: 2, stored: 8 }, 'drained');
   assert.deepEqual(await table(), []);
 
-  // The chart saw the peaks: six queued, four suspended, and tasks that ran.
+  // The chart saw the peaks: at least the six left queued (more when a turn
+  // ended before all four starts were granted), four suspended, and tasks
+  // that ran.
   const chart = await page.evaluate(() => ({
     peaks: ['queued', 'suspended'].map((k) => document.getElementById(`peak-${k}`)?.textContent),
     ran: Number(document.getElementById('peak-executing')?.textContent),
     points: ['queued', 'executing', 'suspended'].map((k) => (document.getElementById(`line-${k}`)?.getAttribute('points') ?? '').split(' ').filter(Boolean).length),
   }));
-  assert.deepEqual(chart.peaks, ['6', '4']);
+  const [queuedPeak, suspendedPeak] = chart.peaks.map(Number);
+  assert.ok(queuedPeak >= 6 && queuedPeak <= 10, `the queued line's peak (${queuedPeak}) lies between the six left waiting and the ten dispatched`);
+  assert.equal(suspendedPeak, 4);
   assert.ok(chart.ran >= 4, `the executing line's peak (${chart.ran}) counts the four workers the click woke`);
   assert.ok(chart.points.every((n) => n > 1 && n === chart.points[0]), `every line has the same samples: ${chart.points}`);
 
