@@ -7,8 +7,8 @@
 // installs the registers before Wasm resumes: two promise hops per wait. With
 // it, JSPI parks the task on the operation's own promise, and the wrapper runs
 // the scheduler's side in Wasm order after the resumption: `after` claims the
-// permit and installs the registers, or, when other work is ahead, says so and
-// the wrapper parks the task once more on a gate. A rejected operation arrives
+// permit, or, when other work is ahead, says so and the wrapper parks the task
+// once more on a gate. A rejected operation arrives
 // as a JavaScript exception, caught with the JS tag and handed to `fail`.
 //
 // When nothing else wanted the permit as the task began to wait, the scheduler
