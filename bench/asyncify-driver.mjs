@@ -22,6 +22,8 @@ export async function asyncifyPeer(bytes, op, plainBytes = null) {
     /** @param {number} n */
     opLoop: (n) => run('op_loop', n),
     /** @param {number} n */
+    deepOpLoop: (n) => run('deep_op_loop', n),
+    /** @param {number} n */
     compute: (n) => x.compute(n),
   };
   const imports = {

@@ -343,6 +343,15 @@ export async function runSuite(host) {
     ran(peer.unwinds > 0, 'the Asyncify peer unwound');
     add({ name: 'asyncify: switch through snail-core vs Asyncify', unit: 'switch', subject: 'snail-core (JSPI) round trip', value: s.snail, scale: 'ns', baselineName: 'Asyncify round trip', baseline: s.asyncify, goal: '< 1x Asyncify (faster switches)', counters: { asyncifyUnwinds: peer.unwinds } });
     add({ name: 'asyncify: raw JSPI vs Asyncify (context)', unit: 'switch', subject: 'raw JSPI round trip', value: s.raw, scale: 'ns', baselineName: 'Asyncify round trip', baseline: s.asyncify });
+    // The same waits 32 frames down: Asyncify unwinds and rewinds every frame
+    // at every switch; JSPI switches the whole stack at once.
+    const unwindsBefore = peer.unwinds;
+    const d = await interleaved({
+      asyncify: async (k) => { const t0 = now(); const r = await peer.deepOpLoop(k); if (r !== k) throw new Error('asyncify deep loop'); return now() - t0; },
+      snail: async (k) => { const t0 = now(); const t = rt.dispatch('deep_op_loop', k); await t.done; if (t.value !== k) throw new Error('snail-core deep loop'); return now() - t0; },
+    }, host.quick ? 10000 : 100000, rounds);
+    ran(peer.unwinds > unwindsBefore, 'the Asyncify peer unwound 32 frames');
+    add({ name: 'asyncify: switch 32 frames deep, snail-core vs Asyncify', unit: 'switch', subject: 'snail-core (JSPI) round trip from 32 frames down', value: d.snail, scale: 'ns', baselineName: 'Asyncify round trip', baseline: d.asyncify, goal: '< 1x Asyncify (faster switches)', counters: { asyncifyUnwinds: peer.unwinds - unwindsBefore } });
     const m = host.quick ? 20 : 60;
     const c = await interleaved({
       asyncify: async (k) => { const t0 = now(); peer.compute(k); return now() - t0; },

@@ -11,6 +11,10 @@ extern "C" __attribute__((export_name("op_loop"))) std::int32_t op_loop(std::int
   return bench::op_loop(n, [](std::int32_t i) { return bench_op(i); });
 }
 
+extern "C" __attribute__((export_name("deep_op_loop"))) std::int32_t deep_op_loop(std::int32_t n) {
+  return bench::deep_op_loop(n, [](std::int32_t i) { return bench_op(i); });
+}
+
 extern "C" __attribute__((export_name("compute"))) std::int32_t compute(std::int32_t n) {
   return static_cast<std::int32_t>(bench::compute(n));
 }

@@ -11,6 +11,9 @@ extern "C" std::int32_t bench_op(std::int32_t i) __attribute__((import_module("b
 // already resolved promise: the scheduler's suspend -> resume round trip.
 SNAIL_ENTRY(op_loop) { return bench::op_loop(arg, [](std::int32_t i) { return bench_op(i); }); }
 
+// Suspends `arg` times on bench.op, each time bench::wait_depth frames down.
+SNAIL_ENTRY(deep_op_loop) { return bench::deep_op_loop(arg, [](std::int32_t i) { return bench_op(i); }); }
+
 // Yields `arg` times.
 SNAIL_ENTRY(yield_loop) {
   std::int32_t n = 0;

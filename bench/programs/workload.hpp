@@ -15,6 +15,26 @@ std::int32_t op_loop(std::int32_t n, Wait wait_op) {
   return sum;
 }
 
+// Waits from `depth` frames down the stack: an Asyncify unwind and rewind
+// pass through every one of them, a JSPI switch through none.
+template <class Wait>
+__attribute__((noinline)) std::int32_t nested_wait(std::int32_t depth, std::int32_t i, Wait& wait_op) {
+  if (depth == 0) return wait_op(i);
+  volatile std::int32_t frame = depth;  // a local that lives across the wait
+  return nested_wait(depth - 1, i, wait_op) + (frame - depth);
+}
+
+// The frames below each wait of deep_op_loop.
+inline constexpr std::int32_t wait_depth = 32;
+
+// Suspends n times, each time `wait_depth` frames down.
+template <class Wait>
+std::int32_t deep_op_loop(std::int32_t n, Wait wait_op) {
+  std::int32_t sum = 0;
+  for (std::int32_t i = 0; i < n; ++i) sum += nested_wait(wait_depth, i, wait_op);
+  return sum;
+}
+
 // Straight-line compute with no suspension: an FNV-1a hash over a generated
 // byte stream, with some branches and memory traffic.
 inline std::uint32_t compute(std::int32_t n) {
