@@ -14,6 +14,7 @@ import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
 import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SAVE, wrappable } from './gates.mjs';
+import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, Execution, S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -58,16 +59,6 @@ export class SuspendingImport {
 /** @param {unknown} v */
 const identity = (v) => v;
 
-const SETTLED = Promise.resolve();
-/**
- * Runs `fn` from a microtask, as a promise reaction: in browsers that costs a
- * fraction of queueMicrotask(), which goes through the embedder.
- * @param {() => void} fn
- */
-function microtask(fn) {
-  SETTLED.then(fn);
-}
-
 /** The execution record gateExecutor() hands its functions to. @type {import('./tasks.mjs').Execution | null} */
 let gateFor = null;
 /** @param {(v: unknown) => void} resolve @param {(e: unknown) => void} reject */
@@ -96,11 +87,6 @@ let carriersFor = null;
 /** @param {(slot: number) => void} resume */
 function parkExecutor(resume) {
   /** @type {((slot: number) => void)[]} */ (carriersFor).push(resume);
-}
-
-/** @param {unknown} x @returns {x is PromiseLike<unknown>} */
-function isThenable(x) {
-  return x !== null && typeof x === 'object' && typeof (/** @type {any} */ (x).then) === 'function';
 }
 
 /** A wait import before link() decides how the program reaches it. */
@@ -420,7 +406,7 @@ export class Bridge {
       const failed = options.failed ?? Status.failed;
       /** @param {unknown} p */
       const promised = (p) => {
-        if (p === null || typeof p !== 'object' || typeof (/** @type {any} */ (p).then) !== 'function') {
+        if (!isThenable(p)) {
           throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
         }
         return p;
@@ -756,7 +742,6 @@ export class Bridge {
     x.mode = 0;
     /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
     if (this.scheduler.lent === task) this.scheduler.lent = null;
-    task._lent = false;
     const spec = /** @type {WaitSpec} */ (x.wait);
     const args = /** @type {any[]} */ (x.waitArgs);
     x.wait = null;
@@ -773,7 +758,8 @@ export class Bridge {
    * @param {Task} task
    */
   lendParked(task) {
-    return task._lent && task._exec.mode === LENT_WAIT && /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] === task._slot;
+    const x = task._x;
+    return x instanceof Execution && x.mode === LENT_WAIT && /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] === task._slot;
   }
 
   /**
@@ -965,8 +951,8 @@ export class Bridge {
     this.disposing = what;
     try {
       const r = fn();
-      if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r).then) === 'function') {
-        /** @type {PromiseLike<unknown>} */ (r).then(undefined, () => {});
+      if (isThenable(r)) {
+        r.then(undefined, () => {});
         throw new SnailError(`${what} returned a Promise: disposers are synchronous; hand asynchronous cleanup to context.track()`, { code: 'ERR_REENTRANT' });
       }
     } catch (error) {

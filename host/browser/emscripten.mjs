@@ -14,6 +14,7 @@
 // ordinary snail-core tasks; Emscripten's JavaScript is only what its imports
 // call.
 import { InternalError, ProgramExit, SnailError } from './errors.mjs';
+import { isThenable } from './promises.mjs';
 import { defaultSink } from './wasi.mjs';
 
 /** The custom section tools/wasm/postlink-emscripten.mjs adds. */
@@ -151,7 +152,7 @@ async function start(factory, moduleArg, name, options) {
   } catch (error) {
     throw new SnailError(`the Emscripten factory of ${name} threw before it asked for the Wasm module: ${message(error)}`, { cause: error, code: 'ERR_INIT' });
   }
-  if (returned === null || typeof returned !== 'object' || typeof (/** @type {any} */ (returned).then) !== 'function') {
+  if (!isThenable(returned)) {
     throw new SnailError(`the emscripten option of ${name} returned ${returned === null ? 'null' : typeof returned}, not a Promise: it must be the factory emcc generates with -sMODULARIZE`, { code: 'ERR_OPTION' });
   }
   const ready = Promise.resolve(returned);

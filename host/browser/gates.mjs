@@ -78,7 +78,6 @@ export const canWrap = (() => {
  * @property {Int32Array} words  the shared words (CURRENT, PARK)
  * @property {WebAssembly.Memory} memory
  * @property {WebAssembly.Table} registers  the register table (SAVE, INSTALL), shared by every wrapper
- * @property {Function} nop  a (slot) -> () function that does nothing, for the table before a register file exists
  */
 
 /** @param {string[]} results */
@@ -222,6 +221,5 @@ export function createGates(list, callbacks, shared) {
     words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
     memory: /** @type {WebAssembly.Memory} */ (x.memory),
     registers,
-    nop: x.nop,
   };
 }

@@ -12,6 +12,7 @@
 // registerQueued) keeps events that arrive while no task waits and gives each
 // event to exactly one waiting task, oldest waiter first, so a task that waits
 // in a loop misses nothing between two waits.
+import { microtask } from './promises.mjs';
 
 /**
  * @typedef {import('./services.mjs').EventRegistry} EventRegistry
@@ -199,7 +200,7 @@ export class EventQueue {
     this.waiters.push(listener);
     // Never call a listener from inside addEventListener: its adapter has not
     // finished arming yet.
-    if (this.events.length) queueMicrotask(() => this.flush());
+    if (this.events.length) microtask(() => this.flush());
   }
 
   /** @param {string} type @param {any} listener */

@@ -79,7 +79,7 @@ export class Task {
     // entry returned (with HAS_VALUE): a finished task needs no execution record.
     this._seq = 0;
     // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HAS_DELIVERY,
-    // SETTLED, HANDLE; `_s` and the flag properties read and write it.
+    // SETTLED, HANDLE, HAS_VALUE; `_s` and the flag properties read and write it.
     this._flags = /** @type {number} */ (S.queued);
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
@@ -147,9 +147,6 @@ export class Task {
   set _hasDelivery(v) { this._flags = v ? this._flags | HAS_DELIVERY : this._flags & ~HAS_DELIVERY; }
   get _settled() { return (this._flags & SETTLED) !== 0; }
   set _settled(v) { this._flags = v ? this._flags | SETTLED : this._flags & ~SETTLED; }
-  /** Waits with its permit lent (Scheduler.lent); may be stale once it woke, see lendParked. */
-  get _lent() { return (this._flags & LENT) !== 0; }
-  set _lent(v) { this._flags = v ? this._flags | LENT : this._flags & ~LENT; }
   /** Handles Wasm holds on this task: 0 or 1 (the parent that dispatched it). */
   get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
   set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
@@ -165,7 +162,7 @@ export class Task {
    */
   get _observed() {
     const s = this._s;
-    if (s === S.executing && (this._flags & LENT) !== 0 && this._owner?.lendParked(this)) return S.suspended;
+    if (s === S.executing && this._owner?.lendParked(this)) return S.suspended;
     return s;
   }
 
@@ -240,8 +237,7 @@ const CANCEL = 32; // cancellation was requested
 const HAS_DELIVERY = 64; // resume() produced the delivery before the continuation ran
 const SETTLED = 128; // a directly awaited operation's outcome was stored
 const HANDLE = 256; // the program holds a handle on this task
-const LENT = 512; // the task's permit was lent across its current or last wait
-const HAS_VALUE = 1024; // finished, and _seq holds what its entry returned
+const HAS_VALUE = 512; // finished, and _seq holds what its entry returned
 
 /** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
 export const CANCELLED_LATER = Symbol('cancelled');
@@ -542,7 +538,6 @@ export class Scheduler {
   suspend(task) {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
     if (this.lent === task) this.lent = null;
-    task._lent = false;
     this.transition(task, S.suspended);
     this.holder = null;
     if (this.releaseWaiters.length) this.permitReleased();
@@ -567,7 +562,6 @@ export class Scheduler {
   lend(task) {
     if (task !== this.holder) throw new InternalError(`lend() of ${task}, which does not hold the permit`);
     this.lent = task;
-    task._lent = true;
     this.totals.lends++;
   }
 
@@ -581,7 +575,6 @@ export class Scheduler {
     if (task === null) return;
     this.lent = null;
     if (!this.lendParked(task)) return;
-    task._lent = false;
     this.totals.reclaims++;
     this.onReclaim(task);
     this.transition(task, S.suspended);
@@ -614,7 +607,6 @@ export class Scheduler {
   finish(task, how) {
     if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
     if (this.lent === task) this.lent = null;
-    task._lent = false;
     this.holder = null;
     this.entered--;
     if (this.releaseWaiters.length) this.permitReleased();

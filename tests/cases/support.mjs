@@ -189,6 +189,17 @@ export async function loadCancellation(ctx, options = {}) {
   return { rt, events, ops, disposed, cleanup, liveBuffers };
 }
 
+/** What services.cpp's storage_roundtrip prints, whichever storage backs it. */
+export const STORAGE_ROUNDTRIP = [
+  'put a ok', 'put b ok', 'put other ok',
+  'get b ok [twenty-two]',
+  'list ok a b',
+  'delete a ok', 'delete a again not_found',
+  'get a not_found []',
+  'get other a ok [elsewhere]',
+  '',
+].join('\n');
+
 /**
  * Contract 14: after close() every gauge of the runtime is zero.
  * @param {Runtime} rt
