@@ -554,10 +554,10 @@ export class Bridge {
       return function lentWait(/** @type {unknown} */ arg) {
         const task = sched.holder;
         if (task === null || bridge.disposing || bridge.trace !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
-        bridge.lendAcross(task, spec, null);
+        const x = bridge.lendAcross(task, spec, null);
         let operation;
         try {
-          operation = operation1(bridge.signalOf(task), arg);
+          operation = operation1(x.signal ?? bridge.signalOf(task), arg);
         } catch (error) {
           operation = Promise.reject(error);
         }
@@ -633,6 +633,7 @@ export class Bridge {
    * wrapper takes it back in Wasm. The wait is recorded as for a suspension,
    * in case the permit is reclaimed and the task resumes the ordinary way.
    * @param {Task} task @param {WaitSpec} spec @param {any[] | null} args
+   * @returns {import('./tasks.mjs').Execution} the task's execution record
    */
   lendAcross(task, spec, args) {
     const x = task._exec;
@@ -641,6 +642,7 @@ export class Bridge {
     x.mode = LENT_WAIT;
     this.scheduler.lend(task);
     /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = task._slot;
+    return x;
   }
 
   /**
