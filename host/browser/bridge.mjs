@@ -13,7 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SAVE, wrappable } from './gates.mjs';
+import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Status } from './status.mjs';
@@ -223,6 +223,8 @@ export class Bridge {
     this.scheduler = new Scheduler(this, options.scheduler);
     this.scheduler.lendParked = (task) => this.lendParked(task);
     this.scheduler.onReclaim = (task) => {
+      // The task kept its registers installed while it held the permit.
+      this.regs.suspend(task._slot);
       /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
       task._exec.mode = DIRECT;
       task._settled = false;
@@ -531,7 +533,6 @@ export class Bridge {
     if (this.registers === null) return;
     if (this.carrierModule !== null) this.carrierModule.connect(this.registers);
     if (this.gates === null) return;
-    this.gates.registers.set(SAVE, this.registers.suspend);
     this.gates.registers.set(INSTALL, this.registers.install);
   }
 
@@ -573,10 +574,13 @@ export class Bridge {
       if (task === null) {
         throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
       }
-      bridge.refuseReentry(spec.name);
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
       task._exec.mode = FINAL;
+      // Under a wrapper, the task keeps its registers installed (and its
+      // wrapper installs none) unless it gives up the permit below.
+      if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
+      bridge.refuseReentry(spec.name);
       // A cancelled task's later waits end at once; it keeps the permit.
       if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
       let args = raw;
@@ -597,8 +601,6 @@ export class Bridge {
           return resolvedStatus(/** @type {number} */ (delivery));
         }
       }
-      // Under a wrapper, the wrapper saved the registers already.
-      if (!direct) bridge.regs.suspend(task._slot);
       // Nothing else wants the permit: the task keeps it for this wait, and
       // its wrapper goes on without calling back (unless something reclaims
       // it meanwhile, the operation itself included).
@@ -606,6 +608,8 @@ export class Bridge {
       if (lend) {
         bridge.lendAcross(task, spec, args);
       } else {
+        bridge.regs.suspend(task._slot);
+        if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = 0;
         task._exec.wait = spec;
         task._exec.waitArgs = spec.keepsArgs ? args : null;
         sched.suspend(task);

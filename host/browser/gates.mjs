@@ -15,15 +15,19 @@
 // lends it the permit for the wait (the LENT word holds its slot): the wrapper
 // then clears the word and goes on without calling into JavaScript at all. The
 // scheduler clears the word when it takes the permit back, and the wrapper
-// calls `after` as above.
+// calls `after` as above. A wait answered at once, with the task keeping the
+// permit, also leaves its slot in the LENT word.
 //
-// The wrappers also save the task's registers before the wait and install
-// them again when the task goes on, through a table the bridge fills with the
-// register file's `suspend` and `install`: Wasm-to-Wasm calls, where calls
-// from JavaScript into the register file would cost a boundary crossing each.
-// An exception `after`, `fail` or `park` throws (a rejected delivery) reaches
-// the program only once the registers are installed: the wrapper catches it,
-// installs them, and hands it to `raise`, which throws it again.
+// A task that keeps the permit keeps its registers installed: nothing else runs
+// Wasm until the permit comes back. Whoever takes the permit from it (the wait
+// that parks the task, or a reclaim) saves its registers and installs the
+// defaults, from JavaScript. A wrapper that finds its slot in the LENT word
+// therefore installs nothing; any other installs the task's registers again
+// when the task goes on, through a table the bridge points at the register
+// file's `install` (a Wasm-to-Wasm call). An exception `after`, `fail` or
+// `park` throws (a rejected delivery) reaches the program only once the
+// registers are installed: the wrapper catches it, installs them, and hands it
+// to `raise`, which throws it again.
 //
 // The module is instantiated before the program, which imports the wrappers
 // in place of the JavaScript functions.
@@ -32,11 +36,10 @@ import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
 /** Addresses in the module's memory the bridge shares with the wrappers. */
 export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
-export const LENT = 8; // the slot of a task waiting with its permit lent: its wrapper takes the permit back without `after`
+export const LENT = 8; // the slot of a task that keeps the permit across its wait (lent): its wrapper goes on without `after` and without installing registers
 
-/** The entries of the wrappers' register table: (slot) -> () functions of the register file. */
-export const SAVE = 0; // save the slot's registers and install the defaults
-export const INSTALL = 1; // install the slot's registers
+/** The entry of the wrappers' register table: the register file's install, (slot) -> (). */
+export const INSTALL = 0;
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
@@ -77,7 +80,7 @@ export const canWrap = (() => {
  * @property {Record<string, Function>} wrappers  by import key
  * @property {Int32Array} words  the shared words (CURRENT, PARK)
  * @property {WebAssembly.Memory} memory
- * @property {WebAssembly.Table} registers  the register table (SAVE, INSTALL), shared by every wrapper
+ * @property {WebAssembly.Table} registers  the register table (INSTALL), shared by every wrapper
  */
 
 /** @param {string[]} results */
@@ -98,7 +101,7 @@ export function createGates(list, callbacks, shared) {
   const w = new ModuleWriter();
   if (shared) {
     w.importMemory('js', 'memory', 1);
-    w.importTable('js', 'registers', 'funcref', 2);
+    w.importTable('js', 'registers', 'funcref', 1);
   }
   const tag = w.importTag('js', 'tag', ['externref']);
   const raise = w.importFunc('js', 'raise', ['externref'], []);
@@ -116,12 +119,12 @@ export function createGates(list, callbacks, shared) {
     });
   }
   const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
-  const table = shared ? 0 : w.table('funcref', 2);
+  const table = shared ? 0 : w.table('funcref', 1);
   if (!shared) w.memory(1);
   const slotFn = w.type(['i32'], []);
-  /** Emits a call of register-table entry `entry` with the slot. @param {Code} c @param {number} slot @param {number} entry */
-  const registerCall = (c, slot, entry) => {
-    c.idx(op.local_get, slot).i32(entry).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
+  /** Emits a call of the register file's install with the slot. @param {Code} c @param {number} slot */
+  const install = (c, slot) => {
+    c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
   };
 
   list.forEach((imp, i) => {
@@ -132,6 +135,7 @@ export function createGates(list, callbacks, shared) {
     const slot = n + c.local('i32');
     const err = n + c.local('externref');
     const value = t === null ? -1 : n + c.local(t);
+    const kept = n + c.local('i32');
     /** Calls park when `after`/`fail` asked for it (and clears the flag). */
     const parkIfAsked = () => {
       c.i32(0).mem(op.i32_load, 2, PARK);
@@ -141,8 +145,11 @@ export function createGates(list, callbacks, shared) {
       if (t !== null) c.idx(op.local_set, value);
       c.emit(op.end);
     };
+    /** Pushes whether the task kept the permit (its slot is in the LENT word). */
+    const keptPermit = () => {
+      c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
+    };
     c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
-    registerCall(c, slot, SAVE);
     c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
     c.emit(op.try_table, op.void, 1, 0x00);
     c.bytes.push(...leb(tag), 0);
@@ -155,11 +162,13 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.call, begins[i]);
     c.emit(op.end);
     if (t !== null) c.idx(op.local_set, value);
-    // A lent permit: the task still holds it, and what JSPI delivered is final.
-    c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
+    // The task kept the permit: its registers are still installed, and what
+    // JSPI delivered is final.
+    keptPermit();
     c.emit(op.if, op.void);
     c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    c.idx(op.br, 2); // $done
+    if (t !== null) c.idx(op.local_get, value);
+    c.emit(op.return);
     c.emit(op.end);
     c.idx(op.local_get, slot);
     if (t !== null) c.idx(op.local_get, value);
@@ -169,18 +178,32 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.br, 1); // $done
     c.emit(op.end); // $caught
     c.idx(op.local_set, err);
+    keptPermit();
+    c.idx(op.local_tee, kept);
+    c.emit(op.if, op.void);
+    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
+    c.emit(op.end);
     c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
     if (t !== null) c.idx(op.local_set, value);
     parkIfAsked();
+    // A task that kept the permit has its registers installed still.
+    c.idx(op.local_get, kept);
+    c.emit(op.if, op.void);
+    if (t !== null) c.idx(op.local_get, value);
+    c.emit(op.return);
+    c.emit(op.end);
     c.emit(op.end); // $done
-    registerCall(c, slot, INSTALL);
+    install(c, slot);
     if (t !== null) c.idx(op.local_get, value);
     c.emit(op.return);
     c.emit(op.end); // try_table
     c.emit(op.unreachable);
     c.emit(op.end); // $threw
     c.idx(op.local_set, err);
-    registerCall(c, slot, INSTALL);
+    c.idx(op.local_get, kept).emit(op.i32_eqz);
+    c.emit(op.if, op.void);
+    install(c, slot);
+    c.emit(op.end);
     c.idx(op.local_get, err).idx(op.call, raise);
     c.emit(op.unreachable);
     w.export(imp.key, 'function', w.func(imp.params, imp.results, c));
@@ -213,7 +236,6 @@ export function createGates(list, callbacks, shared) {
   const x = /** @type {Record<string, any>} */ (instance.exports);
   const registers = /** @type {WebAssembly.Table} */ (x.registers);
   if (!shared) {
-    registers.set(SAVE, x.nop);
     registers.set(INSTALL, x.nop);
   }
   return {

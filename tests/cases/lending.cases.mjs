@@ -176,4 +176,33 @@ export const cases = [
       assertQuiet(rt);
     },
   },
+  {
+    name: 'lending: taking_the_permit_back_saves_the_registers_the_waiting_task_kept',
+    async run(ctx) {
+      // A task that keeps the permit keeps its registers installed; the
+      // start that takes the permit back must save them first, or the task
+      // resumes with someone else's bindings and stack pointer.
+      /** @type {((n: number) => void)[]} */
+      const pending = [];
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((_signal, n) => new Promise((resolve) => { pending.push(() => resolve(n)); })),
+      });
+      const t = rt.dispatch('pause_loop', 2);
+      await until(() => pending.length === 1, 'the first pause');
+      assert.equal(rt.stats().lends, 1);
+      // Binds a handler and waits: leaves other registers than the defaults' in place.
+      assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
+      assert.equal(rt.stats().reclaims, 1);
+      const other = rt.dispatch('bind_and_wait', 9);
+      /** @type {() => void} */ (pending.shift())();
+      await until(() => pending.length === 1, 'the second pause');
+      /** @type {() => void} */ (pending.shift())();
+      assert.equal(await t.result, 2);
+      assert.equal(await other.result, 9);
+      assert.deepEqual(violations, [], 'both tasks kept their bindings and frames');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
 ];
