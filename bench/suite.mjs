@@ -370,7 +370,8 @@ export async function runSuite(host) {
   }
 
   // --- 5. memory per suspended task and per queued task (fresh processes)
-  if (host.memory && want('memory')) {
+  const memory = want('memory');
+  if (memory && host.memory) {
     const n = host.quick ? 5000 : 20000;
     const raw = await host.memory('raw', n);
     const suspended = await host.memory('suspended', n);
@@ -379,7 +380,7 @@ export async function runSuite(host) {
     const one = (/** @type {number} */ v) => ({ min: v, median: v, max: v });
     add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n.toLocaleString('en')} tasks parked at a wait, measured in a fresh process`, value: one(suspended.perItem), scale: 'bytes', baselineName: 'a bare suspended JSPI call', baseline: one(raw.perItem), goal: '<= 6144 bytes', note: 'includes the JSPI stack, the task and its execution record, the AbortController of its waits' });
     add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${queued.n.toLocaleString('en')} dispatched tasks held back by admission control, in a fresh process`, value: one(queued.perItem), scale: 'bytes', goal: '<= 256 bytes' });
-  } else if (host.rss && host.gc) {
+  } else if (memory && host.rss && host.gc) {
     const rss = /** @type {() => number} */ (host.rss);
     const gc = /** @type {() => void} */ (host.gc);
     const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await turn(); } };
@@ -425,7 +426,7 @@ export async function runSuite(host) {
     ran(queued.every((t) => t.state === 'returned'), 'queued tasks finished');
     await rt.close();
     await rtq.close();
-  } else {
+  } else if (memory) {
     host.log('memory: skipped, this host cannot read resident memory or force a collection');
   }
 

@@ -240,6 +240,67 @@ export const cases = [
     },
   },
   {
+    name: 'contract 6: the_clock_is_read_about_every_sixteenth_of_the_budget',
+    async run(ctx) {
+      // Reading the clock costs more than a step, so the scheduler reads it
+      // at a pace that follows the steps. Here every step takes 10 µs of a
+      // make-believe clock: a 0.5 ms turn is about 50 steps, and a reading
+      // comes about every 31 µs, every 3 steps.
+      /** @type {number[]} the step count at each reading */
+      const reads = [];
+      const turns = /** @type {number[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 1_000_000,
+        maxTimeMs: 0.5,
+        now: () => { const steps = rt.stats().steps; reads.push(steps); return steps * 0.01; },
+        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+      }));
+      const tasks = Array.from({ length: 10 }, () => rt.dispatch('yield_loop', 60));
+      await rt.drain();
+      assert.ok(tasks.every((t) => t.value === 60));
+      assert.ok(turns.length >= 5, `${turns.length} turns`);
+      for (let i = 1; i < turns.length - 1; i++) {
+        const steps = turns[i] - turns[i - 1];
+        assert.ok(steps >= 45 && steps <= 55, `a turn of ${steps} steps, where the budget is 50`);
+        const inTurn = reads.filter((r) => r > turns[i - 1] && r <= turns[i]);
+        const gaps = inTurn.slice(1).map((r, k) => r - inTurn[k]);
+        assert.ok(gaps.length >= 8 && Math.max(...gaps) <= 4, `readings ${gaps.join(', ')} steps apart`);
+      }
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 6: a_clock_that_does_not_move_is_read_ever_less_often',
+    async run(ctx) {
+      // A coarse clock (browsers give pages one) may not move for a whole
+      // turn: the gap between readings doubles, and the step limit ends it.
+      let reads = 0;
+      const turns = /** @type {{ steps: number, reads: number }[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 1024,
+        now: () => { reads++; return 0; },
+        macrotask: (cb) => { turns.push({ steps: rt.stats().steps, reads }); later(cb); },
+      }));
+      const tasks = Array.from({ length: 20 }, () => rt.dispatch('yield_loop', 250));
+      await rt.drain();
+      assert.ok(tasks.every((t) => t.value === 250));
+      assert.ok(turns.length >= 3, `${turns.length} turns`);
+      for (let i = 1; i < turns.length - 1; i++) {
+        const steps = turns[i].steps - turns[i - 1].steps;
+        const r = turns[i].reads - turns[i - 1].reads;
+        assert.equal(steps, 1024, 'the step limit ends the turn');
+        assert.ok(r >= 10 && r <= 13, `${r} clock readings for 1024 steps: about log2(1024) + 1`);
+      }
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'contract 6: the_scheduler_never_spins_while_every_task_waits',
     async run(ctx) {
       let macrotasks = 0;
