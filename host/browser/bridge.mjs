@@ -82,6 +82,9 @@ function gateOf(x) {
   return gate;
 }
 
+/** What a parked carrier is resumed with to pump (bridge.ask()): any negative slot. */
+const ASK = -1;
+
 /** The idle carriers parkExecutor() adds a parked carrier's resume to. @type {((slot: number) => void)[] | null} */
 let carriersFor = null;
 /** @param {(slot: number) => void} resume */
@@ -1044,6 +1047,7 @@ export class Bridge {
       stackSize: this.stackSize,
       next: (slot, result) => this.next(slot, result),
       idle: () => this.parkCarrier(),
+      ask: () => this.ask(),
     });
     this.registers = createRegisterFile({ registers });
     this.connectRegisters();
@@ -1152,12 +1156,29 @@ export class Bridge {
     return task;
   }
 
-  /** Pumps from a microtask: for callers that may have Wasm frames below them. */
+  /**
+   * Pumps from a microtask: for callers that may have Wasm frames below them.
+   * When a carrier is parked, the pump runs on it instead: resuming it is the
+   * microtask, and the start it picks runs there without one more hop.
+   */
   queuePump() {
-    if (!this.pumpQueued) {
-      this.pumpQueued = true;
-      microtask(this.runQueuedPump);
-    }
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    const resume = this.idleCarriers.pop();
+    if (resume !== undefined) resume(ASK);
+    else microtask(this.runQueuedPump);
+  }
+
+  /**
+   * Called by a carrier that queuePump() woke: pumps with the carrier at hand,
+   * which takes the first start if that start is next in line. Answers as
+   * next() does.
+   */
+  ask() {
+    this.pumpQueued = false;
+    const sched = this.scheduler;
+    if (sched.lent !== null && sched.pickNext() !== null) sched.reclaim();
+    return this.handOver();
   }
 
   // ---------------------------------------------------------------------------
@@ -1279,6 +1300,15 @@ export class Bridge {
     } else {
       this.finishTask(task, TaskState.returned, result, undefined);
     }
+    return this.handOver();
+  }
+
+  /**
+   * What a free carrier does next: the next start, if that start is next in
+   * line (its slot); otherwise the scheduler grants what is, and the carrier
+   * ends (0) or parks (-1).
+   */
+  handOver() {
     const following = this.scheduler.takeStartForCarrier();
     if (following !== null && this.prepareStart(following)) {
       this.carrierReuses++;

@@ -189,14 +189,16 @@ export const CARRIER_INSTALL = 1; // (slot) -> (): the slot's registers (0: the 
  * the lowest address of its stack segment and the slot its bindings come from
  * (its own, or 0 for the defaults).
  * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null, stackSize: number,
- *           next: (slot: number, result: number) => number, idle: () => Promise<number> }} spec
+ *           next: (slot: number, result: number) => number, idle: () => Promise<number>,
+ *           ask: () => number }} spec
  */
-export function createCarriers({ entries, table, stackSize, next, idle }) {
+export function createCarriers({ entries, table, stackSize, next, idle, ask }) {
   const stride = SLOT_WORDS * 4;
   const entryOffset = 0;
   const w = new ModuleWriter();
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
   const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
+  const fnAsk = w.importFunc('js', 'ask', [], ['i32']);
   const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const registerTable = w.table('funcref', 2);
@@ -267,13 +269,19 @@ export function createCarriers({ entries, table, stackSize, next, idle }) {
     c.i32(0).i32(CARRIER_INSTALL);
     c.idx(op.call_indirect, w.type(['i32'], [])).bytes.push(...leb(registerTable));
     // next() hands over the next start (> 0), ends the carrier (0), or parks it
-    // (< 0): then idle() suspends it until a start needs a stack (> 0) or the
-    // runtime lets it go (0).
-    c.idx(op.local_get, 0).idx(op.local_get, result).idx(op.call, fnNext).idx(op.local_tee, 0);
-    c.i32(0).emit(op.i32_lt_s);
-    c.emit(op.if, op.void);
-    c.idx(op.call, fnIdle).idx(op.local_set, 0);
-    c.emit(op.end);
+    // (< 0): then idle() suspends it until a start needs a stack (> 0), the
+    // runtime lets it go (0), or a dispatch wakes it to pick the start itself
+    // (< 0): ask() answers as next() does.
+    c.idx(op.local_get, 0).idx(op.local_get, result).idx(op.call, fnNext).idx(op.local_set, 0);
+    c.emit(op.block, op.void); // $out
+    c.emit(op.loop, op.void); // $wait
+    c.idx(op.local_get, 0).i32(0).emit(op.i32_ge_s).idx(op.br_if, 1);
+    c.idx(op.call, fnIdle).idx(op.local_tee, 0);
+    c.i32(0).emit(op.i32_ge_s).idx(op.br_if, 1);
+    c.idx(op.call, fnAsk).idx(op.local_set, 0);
+    c.idx(op.br, 0);
+    c.emit(op.end); // $wait
+    c.emit(op.end); // $out
     c.idx(op.local_get, 0);
     c.idx(op.br_if, 0);
     c.emit(op.end); // loop
@@ -284,7 +292,7 @@ export function createCarriers({ entries, table, stackSize, next, idle }) {
   w.export('registers', 'table', registerTable);
   /** @type {Record<string, Record<string, any>>} */
   const imports = {
-    js: { next, idle: new WebAssembly.Suspending(idle) },
+    js: { next, idle: new WebAssembly.Suspending(idle), ask },
     entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
   };
   if (table) imports.program = { table };

@@ -205,4 +205,41 @@ export const cases = [
       assertQuiet(rt);
     },
   },
+  {
+    name: 'lending: a_dispatch_wakes_a_parked_carrier_which_picks_the_start_itself',
+    async run(ctx) {
+      const { rt, violations } = await loadContracts(ctx, BUDGET);
+      assert.equal(await rt.dispatch('nop', 1).result, 1);
+      assert.equal(rt.stats().idleCarriers, 1, 'the carrier parked when its task returned');
+      // One at a time: every start runs on that one carrier.
+      for (let i = 0; i < 20; i++) {
+        const t = rt.dispatch('nop', i);
+        assert.equal(t.state, 'queued', 'a dispatched task is queued until the scheduler starts it');
+        assert.equal(await t.result, i);
+      }
+      let s = rt.stats();
+      assert.deepEqual([s.peakCarriers, s.carrierReuses, s.idleCarriers], [1, 20, 1]);
+      // Cancelled before the woken carrier picks it: discarded, never started;
+      // the carrier parks again and takes the next start.
+      const gone = rt.dispatch('nop', 5);
+      gone.cancel();
+      assert.equal(gone.state, 'cancelled');
+      await nextTurn();
+      assert.equal(rt.stats().idleCarriers, 1);
+      assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
+      // Dispatched while a task waits with the permit lent: the woken carrier
+      // takes the permit back for the start.
+      const sleeper = rt.dispatch('sleep_ms', 20);
+      await until(() => rt.stats().lends > s.lends, 'the sleep to begin');
+      assert.equal(await rt.dispatch('nop', 9).result, 9);
+      await sleeper.done;
+      s = rt.stats();
+      assert.equal(s.started, 24, 'every start but the cancelled one ran');
+      assert.ok(s.reclaims >= 1);
+      assert.equal(sleeper.value, Status.ok);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
 ];
