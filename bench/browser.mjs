@@ -44,7 +44,7 @@ try {
       fanoutBatches: [64, 256],
       // A second round of 10,000 sleepers crashes the renderer here, even with
       // the first round's stacks collected: one measured round, after a
-      // warm-up of 2,000.
+      // warm-up of 1,000.
       cancellationRounds: 1,
       program,
       bytes: async (name) => new Uint8Array(await (await fetch(program(name))).arrayBuffer()),
