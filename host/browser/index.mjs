@@ -422,8 +422,8 @@ export class Runtime {
   }
 
   /**
-   * Counters: live, queued, executing, suspended, ready, entered, dispatched,
-   * started, returned, failed, cancelled, steps, yields, intervals, peakLive,
+   * Counters: live, queued, executing, suspended, ready, entered, lent,
+   * dispatched, started, returned, failed, cancelled, steps, yields, intervals, peakLive,
    * peakEntered, lends, reclaims, carriers, peakCarriers, carrierReuses,
    * stacksInUse, slotsInUse, handles, pendingGates.
    */

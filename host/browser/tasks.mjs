@@ -834,6 +834,7 @@ export class Scheduler {
       suspended: this.byState[S.suspended] + lent,
       ready: this.ready,
       entered: this.entered,
+      lent,
       ...this.totals,
     };
   }

@@ -26,10 +26,10 @@ export const cases = [
       assert.equal(String(t), `task #${t.id} (sleep_ms, suspended)`);
       assert.deepEqual(rt.tasks().map((x) => x.state), ['suspended']);
       const s = rt.stats();
-      assert.deepEqual([s.executing, s.suspended, s.pendingGates, s.reclaims], [0, 1, 1, 0]);
+      assert.deepEqual([s.executing, s.suspended, s.lent, s.pendingGates, s.reclaims], [0, 1, 1, 1, 0]);
       // A task started meanwhile takes the permit back and sees the defaults.
       assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
-      assert.equal(rt.stats().reclaims, 1);
+      assert.deepEqual([rt.stats().reclaims, rt.stats().lent], [1, 0]);
       await t.done;
       assert.equal(t.state, 'returned');
       assert.equal(t.value, Status.ok);
@@ -237,6 +237,69 @@ export const cases = [
       assert.equal(s.started, 24, 'every start but the cancelled one ran');
       assert.ok(s.reclaims >= 1);
       assert.equal(sleeper.value, Status.ok);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: a_task_waiting_with_the_permit_lent_keeps_its_values_in_the_handler_globals',
+    async run(ctx) {
+      // docs/abi.md, section 4: nothing else can run during a lent wait, so
+      // the task's values stay in the globals until the permit is taken back.
+      const samples = /** @type {{ phase: string, lent: number, values: number[] }[]} */ ([]);
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        onPause: (/** @type {string} */ phase, /** @type {any} */ runtime) => {
+          const values = ['alpha', 'beta', 'gamma'].map((n) => runtime.instance.exports[`snail.handler.h_${n}`].value);
+          samples.push({ phase, lent: runtime.stats().lent, values });
+        },
+      });
+      assert.equal(await rt.dispatch('bind_and_pause', 7).result, 7);
+      assert.equal(samples.length, 6);
+      for (const s of samples) assert.deepEqual([s.lent, ...s.values], [1, 7, 21, 0], `at a pause ${s.phase}`);
+      // Taken back: the defaults are in the globals while the task waits.
+      samples.length = 0;
+      const t = rt.dispatch('bind_and_pause', 8);
+      await until(() => samples.length === 1, 'the first pause');
+      assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
+      const s = rt.stats();
+      const values = ['alpha', 'beta', 'gamma'].map((n) => /** @type {any} */ (rt.instance.exports)[`snail.handler.h_${n}`].value);
+      assert.deepEqual([s.lent, s.suspended, ...values], [0, 1, 0, 0, 0]);
+      assert.equal(await t.result, 8);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: the_waits_of_a_cancelled_task_keep_its_registers_in_place',
+    async run(ctx) {
+      // Cancelled while it waits: every later wait ends at once and the task
+      // keeps the permit and its registers, which change between the waits.
+      /** @type {(() => void)[]} */
+      const pending = [];
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((signal, n) => new Promise((resolve, reject) => {
+          pending.push(() => resolve(n));
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        })),
+      });
+      const t = rt.dispatch('rebind_per_wait', 5);
+      await until(() => pending.length === 1, 'the first pause');
+      t.cancel();
+      await t.done;
+      assert.equal(t.state, 'cancelled');
+      assert.equal(t.value, 5, 'the task went on through its five waits');
+      assert.deepEqual(violations, [], 'each wait found the binding made just before it');
+      // The same without cancelling: the waits that give the permit up.
+      const u = rt.dispatch('rebind_per_wait', 3);
+      for (let i = 0; i < 3; i++) {
+        await until(() => pending.length === i + 2, `pause ${i + 1}`);
+        /** @type {() => void} */ (pending[i + 1])();
+      }
+      assert.equal(await u.result, 3);
       assert.deepEqual(violations, []);
       await rt.close();
       assertQuiet(rt);

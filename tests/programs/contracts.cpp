@@ -188,6 +188,21 @@ SNAIL_ENTRY(pause_loop) {
   return i;
 }
 
+// Binds a new alpha before each of `arg` waits on test.pause and checks it
+// after the wait: no wait may bring back the registers of an earlier one (the
+// waits of a cancelled task end at once, and the task keeps its registers).
+// Returns how many waits it made.
+SNAIL_ENTRY(rebind_per_wait) {
+  std::int32_t waits = 0;
+  for (std::int32_t i = 1; i <= arg; ++i) {
+    snail::bind a(h_alpha, i * 11);
+    (void)test_pause(i);
+    if (h_alpha.get() != i * 11) test_violation(18, i);
+    ++waits;
+  }
+  return waits;
+}
+
 // Returns without waiting: the fast path of a task start.
 SNAIL_ENTRY(nop) { return arg; }
 
