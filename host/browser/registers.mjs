@@ -10,7 +10,8 @@
 //
 // A second module holds the carriers: the `promising` entry point that runs a
 // task's entry and, when the task returns, asks the scheduler for the next start
-// and runs it on the same stack (or parks until one comes). A carrier installs
+// and runs it on the same stack (or parks until one comes, or until a dispatch
+// wakes it to ask again). A carrier installs
 // a start's registers itself and the defaults when its task returns, through a
 // table the bridge points at the register file's `start` and `install`. It is
 // built once; the register file is rebuilt when a loaded module brings new
