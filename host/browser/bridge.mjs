@@ -225,6 +225,7 @@ export class Bridge {
     this.now = options.scheduler.now ?? (() => Date.now());
     this.scheduler = new Scheduler(this, options.scheduler);
     this.scheduler.lendParked = (task) => this.lendParked(task);
+    this.scheduler.registersOffDefaults = () => this.registersOffDefaults();
     this.scheduler.onReclaim = (task) => {
       // The task kept its registers installed while it held the permit.
       this.regs.suspend(task._slot);
@@ -1089,6 +1090,22 @@ export class Bridge {
     next.takeOver(old, live);
     this.registers = next;
     this.connectRegisters();
+  }
+
+  /**
+   * For the invariant check: which register holds something other than its
+   * default (slot 0), or null when all hold their defaults.
+   * @returns {string | null}
+   */
+  registersOffDefaults() {
+    const regs = this.registers;
+    if (regs === null || this.program === null) return null;
+    for (const r of regs.layout.registers) {
+      const value = r.global.value;
+      const fallback = regs.read(0, r);
+      if (!Object.is(value, fallback)) return `register ${r.name} holds ${String(value)}, not its default ${String(fallback)}`;
+    }
+    return null;
   }
 
   /** Records the current register values as the defaults (after initialisation). */

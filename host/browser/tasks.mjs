@@ -434,6 +434,12 @@ export class Scheduler {
     this.lendParked = () => false;
     /** @type {(task: Task) => void} makes a reclaimed task an ordinary suspended one on the engine's side */
     this.onReclaim = () => {};
+    /**
+     * Invariant: while no task holds the permit, the registers hold their
+     * defaults. Set by the engine: returns what breaks it, or null.
+     * @type {() => string | null}
+     */
+    this.registersOffDefaults = () => null;
     this.resumptions = new TaskQueue();
     this.boostedStarts = new TaskQueue();
     this.starts = new TaskQueue();
@@ -870,6 +876,10 @@ export class Scheduler {
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
     if (this.lent !== null && this.lendParked(this.lent) && this.lent !== this.holder) {
       fail(`${this.lent} waits with a lent permit it does not hold`);
+    }
+    if (this.holder === null) {
+      const off = this.registersOffDefaults();
+      if (off !== null) fail(`no task holds the permit, but ${off}`);
     }
   }
 }
