@@ -73,6 +73,13 @@ export function suspend(operation, discard, options = {}) {
 /** Default size of each task's shadow-stack segment, in bytes. */
 export const DEFAULT_STACK_SIZE = 32 * 1024;
 
+/** The names of the options Runtime.load() takes (RuntimeOptions). */
+const RUNTIME_OPTIONS = Object.freeze([
+  'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
+  'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
+  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace',
+]);
+
 /**
  * @typedef {import('./program.mjs').ProgramSource} ProgramSource
  *
@@ -87,8 +94,9 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  * @property {number} [maxSteps]  permit grants per event-loop turn (default 4096)
  * @property {number} [maxTimeMs]  milliseconds of stepping per event-loop turn (default 0.5)
  * @property {number} [timeCheckEvery]  read the clock at most this many steps apart
- *   (default 32), sooner when the turn's steps so far were slow: reading the clock costs
- *   more than a step, and a turn may run past maxTimeMs by the steps between readings
+ *   (default 1024); it is read about every sixteenth of maxTimeMs at the pace of the
+ *   turn's steps so far: reading the clock costs more than a step, and a turn may run
+ *   past maxTimeMs by the steps between readings
  * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
  *   starts wait (default: derived from the platform, at most 10,000)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
@@ -139,6 +147,15 @@ export class Runtime {
   static async load(source, options = {}) {
     if (!hasJspi) {
       throw new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' });
+    }
+    if (options === null || typeof options !== 'object') {
+      throw new SnailError(`the options of Runtime.load() must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_OPTION' });
+    }
+    for (const key of Object.keys(options)) {
+      // A misspelt option would otherwise be ignored without a word.
+      if (!RUNTIME_OPTIONS.includes(key)) {
+        throw new SnailError(`Runtime.load() has no option "${key}"; its options are ${RUNTIME_OPTIONS.join(', ')}`, { code: 'ERR_OPTION' });
+      }
     }
     const stackSize = options.stackSize ?? DEFAULT_STACK_SIZE;
     if (!Number.isInteger(stackSize) || stackSize < 1024 || stackSize > 64 * 1024 * 1024) {

@@ -211,6 +211,24 @@ test('api: dispatch_refuses_unknown_entries_bad_arguments_and_work_after_close',
   await assert.rejects(Runtime.load(program('hello'), { maxSteps: 0 }), (e) => e.code === 'ERR_OPTION');
 });
 
+test('api: load_refuses_an_option_it_does_not_know_and_names_the_ones_it_does', async () => {
+  // A misspelt option (maxStep for maxSteps) must not be ignored silently.
+  await assert.rejects(Runtime.load(program('hello'), /** @type {any} */ ({ stdout: () => {}, maxStep: 16 })), (e) => {
+    assert.equal(e.code, 'ERR_OPTION');
+    assert.match(e.message, /^Runtime\.load\(\) has no option "maxStep"; its options are name, args, env, .*maxSteps, .*trace$/);
+    return true;
+  });
+  await assert.rejects(Runtime.load(program('hello'), /** @type {any} */ (null)), (e) => e.code === 'ERR_OPTION' && /must be an object, got null/.test(e.message));
+  // Every documented option is accepted.
+  const rt = await Runtime.load(program('hello'), {
+    name: 'hello', args: ['hello'], env: {}, stdout: () => {}, stderr: () => {}, imports: {}, stackSize: 32768,
+    maxSteps: 64, maxTimeMs: 1, timeCheckEvery: 8, maxEntered: 10, hardMaxEntered: 20, checkInvariants: true,
+    modules: {}, directWaits: true, trace: () => {},
+  });
+  assert.equal(await rt.dispatch('main').result, 0);
+  await rt.close();
+});
+
 test('api: the_trace_option_reports_every_task_event_in_order', async () => {
   const events = [];
   const rt = await Runtime.load(program('hello'), { stdout: () => {}, trace: (e) => events.push(e) });
