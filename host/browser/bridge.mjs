@@ -1193,8 +1193,6 @@ export class Bridge {
    */
   ask() {
     this.pumpQueued = false;
-    const sched = this.scheduler;
-    if (sched.lent !== null && sched.pickNext() !== null) sched.reclaim();
     return this.handOver();
   }
 

@@ -590,6 +590,11 @@ export class Scheduler {
     if (this.checkInvariants) this.assertInvariants();
   }
 
+  /** Takes a lent permit back when other work could be granted it. */
+  reclaimForWork() {
+    if (this.lent !== null && this.pickNext() !== null) this.reclaim();
+  }
+
   /**
    * The operation a suspended task waits for settled: its resumption joins the
    * ready queue.
@@ -656,7 +661,7 @@ export class Scheduler {
    */
   pump(fromTopLevel) {
     if (this.pumping) return;
-    if (this.lent !== null && this.pickNext() !== null) this.reclaim();
+    this.reclaimForWork();
     this.pumping = true;
     try {
       while (this.holder === null && !this.paused) {
@@ -742,6 +747,7 @@ export class Scheduler {
    * @returns {Task | null}
    */
   takeStartForCarrier() {
+    this.reclaimForWork();
     if (this.holder !== null || this.paused) return null;
     const task = this.pickNext();
     if (task === null || task._s !== S.queued) return null;
