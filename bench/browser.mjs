@@ -71,7 +71,7 @@ try {
         };
       },
       log: (line) => console.log(`bench: ${line}`),
-      collect: /** @type {any} */ (globalThis).gc,
+      gc: /** @type {any} */ (globalThis).gc,
     });
     return { ...suite, env: `Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`, machine: navigator.userAgent };
   }, { quick: values.quick, only }, { log, timeoutMs: 30 * 60_000, what: 'the benchmark suite' });

@@ -12,8 +12,7 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {string} env  'node' or 'chromium'
  * @property {(name: string) => any} program  a source for Runtime.load / WebAssembly.compile
  * @property {(name: string) => Promise<Uint8Array>} bytes  the bytes of a program
- * @property {() => void} [gc]  forces a garbage collection, if the host can (and can read resident memory)
- * @property {() => void} [collect]  forces a garbage collection, where the host can but does not measure memory
+ * @property {() => void} [gc]  forces a garbage collection, if the host can
  * @property {number} [cancellationRounds]  measured rounds of the cancellation group (3 by default)
  * @property {() => number} [rss]  resident memory in bytes, if the host can tell
  * @property {() => { start: () => void, stop: () => { p50: number, p99: number, max: number, samples: number } }} loopDelay
@@ -476,7 +475,7 @@ export async function runSuite(host) {
     const rawOnce = WebAssembly.promising(/** @type {any} */ (raw.exports).op_once);
     // Rounds leave thousands of finished engine stacks behind each; a renderer
     // that holds several rounds' at once crashes, so they are collected first.
-    const collect = host.gc ?? host.collect ?? (() => {});
+    const collect = host.gc ?? (() => {});
     const rawRound = async () => {
       collect();
       await turn();
@@ -517,10 +516,6 @@ export async function runSuite(host) {
       rawMs.push(await rawRound());
       ms.push(await round(n));
     }
-    const spread = (/** @type {number[]} */ v) => {
-      const sorted = [...v].sort((a, b) => a - b);
-      return { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] };
-    };
     add({ name: `cancellation: ${n.toLocaleString('en')} timer-suspended tasks settle after close()`, unit: 'close', subject: `close() of a runtime with every task sleeping (one warm-up round, ${measured} measured)`, value: spread(ms), scale: 'ms', baselineName: 'bare promising calls, timers cleared and settled', baseline: spread(rawMs), goal: '<= 50 ms', counters: { cancelled } });
   }
 
