@@ -56,7 +56,8 @@ install(FILES
     "${_snail_cmake_dir}/wasm32-wasi.cmake"
   DESTINATION "${_snail_package_dir}")
 install(FILES "${_snail_cmake_dir}/Platform/WASI.cmake" DESTINATION "${_snail_package_dir}/Platform")
-install(FILES "${_snail_root}/tools/wasm/postlink.mjs" "${_snail_root}/tools/wasm/binaryen-names.mjs"
+install(FILES "${_snail_root}/tools/wasm/postlink.mjs" "${_snail_root}/tools/wasm/postlink-cli.mjs"
+  "${_snail_root}/tools/wasm/binaryen-names.mjs"
   DESTINATION "${_snail_share_dir}/tools/wasm")
 install(FILES "${_snail_root}/host/browser/wasm-binary.mjs" DESTINATION "${_snail_share_dir}/host/browser")
 install(DIRECTORY "${_snail_root}/core/src/" DESTINATION "${_snail_share_dir}/core/src")

@@ -29,40 +29,23 @@
 //    `snail.emscripten` says that the module needs Emscripten's JavaScript
 //    (Runtime.load's `emscripten` option).
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
 
 import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
 import { exportsByName, globalNames } from './binaryen-names.mjs';
+import { postlinkCommand } from './postlink-cli.mjs';
 
 const ABI_VERSION = '1';
 const DEFAULT_STACK_SIZE = 5 * 1024 * 1024;
 const EMSCRIPTEN_NOTE = 'linked with the JavaScript of emcc: load it with Runtime.load(wasm, { emscripten: factory })';
 
-/** @param {string} message @returns {never} */
-function fail(message) {
-  process.stderr.write(`postlink-emscripten: ${message}\n`);
-  process.exit(2);
-}
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    'stack-size': { type: 'string', default: String(DEFAULT_STACK_SIZE) },
-  },
+const command = postlinkCommand({
+  tool: 'postlink-emscripten',
+  usage: 'postlink-emscripten.mjs IN.wasm OUT.wasm [--stack-size BYTES]',
+  stackSize: DEFAULT_STACK_SIZE,
 });
-if (positionals.length !== 2) fail('usage: postlink-emscripten.mjs IN.wasm OUT.wasm [--stack-size BYTES]');
-const [input, output] = positionals;
-const stackSize = Number(values['stack-size']);
-if (!Number.isInteger(stackSize) || stackSize <= 0) fail(`--stack-size must be a positive integer, got ${values['stack-size']}`);
-
-/** @type {Uint8Array} */
-let bytes;
-try {
-  bytes = fs.readFileSync(input);
-} catch (e) {
-  fail(`cannot read ${input}: ${e instanceof Error ? e.message : String(e)}`);
-}
+const { input, output, stackSize, fail } = command;
+let bytes = command.bytes;
 const before = readModuleInfo(bytes);
 if (before.customSections.includes('snail.emscripten')) fail(`${input} was post-linked already`);
 if (!before.exports.some((e) => e.name === '__wasm_call_ctors') || before.exports.some((e) => e.name === '_initialize')) {

@@ -20,38 +20,22 @@
 // instead of globals of its own; the handler globals it defines become imports
 // env.snail.handler.NAME (handler names are program-wide).
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import binaryen from 'binaryen';
 
 import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
 import { exportsByName, globalNames } from './binaryen-names.mjs';
+import { postlinkCommand } from './postlink-cli.mjs';
 
 const ABI_VERSION = '1';
 
-function fail(message) {
-  process.stderr.write(`postlink: ${message}\n`);
-  process.exit(2);
-}
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    'stack-size': { type: 'string', default: '65536' },
-    debug: { type: 'boolean', default: false },
-    side: { type: 'boolean', default: false },
-  },
+const command = postlinkCommand({
+  tool: 'postlink',
+  usage: 'postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--side] [--debug]',
+  stackSize: 65536,
+  flags: ['debug', 'side'],
 });
-if (positionals.length !== 2) fail('usage: postlink.mjs IN.wasm OUT.wasm [--stack-size BYTES] [--side] [--debug]');
-const [input, output] = positionals;
-const stackSize = Number(values['stack-size']);
-if (!Number.isInteger(stackSize) || stackSize <= 0) fail(`--stack-size must be a positive integer, got ${values['stack-size']}`);
-
-let bytes;
-try {
-  bytes = fs.readFileSync(input);
-} catch (e) {
-  fail(`cannot read ${input}: ${e.message}`);
-}
+const { input, output, stackSize, flags, fail } = command;
+let bytes = command.bytes;
 
 // Binaryen's stack-check pass finds the stack pointer by its name, which
 // optimised links strip; name it again when it is missing.
@@ -75,7 +59,7 @@ function importsStackPointer() {
 
 const exported = exportsByName(mod, binaryen);
 const sp = exported.get('__stack_pointer');
-if (values.side) {
+if (flags.side) {
   if (!readModuleInfo(bytes).customSections.includes('dylink.0')) {
     fail(`${input} has no dylink.0 section: link side modules with -shared and -Wl,--experimental-pic`);
   }
@@ -131,9 +115,9 @@ mod.addCustomSection('snail.abi', new TextEncoder().encode(ABI_VERSION));
 
 binaryen.setOptimizeLevel(2);
 binaryen.setShrinkLevel(1);
-binaryen.setDebugInfo(values.debug);
+binaryen.setDebugInfo(flags.debug);
 mod.optimize();
-if (!values.debug) mod.runPasses(['strip-debug']);
+if (!flags.debug) mod.runPasses(['strip-debug']);
 if (!mod.validate()) fail(`the post-linked module of ${input} does not validate`);
 fs.writeFileSync(output, mod.emitBinary());
 mod.dispose();
