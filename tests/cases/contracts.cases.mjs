@@ -2,7 +2,7 @@
 // (tests/node/cases.test.mjs and tests/browser/cases.test.mjs).
 import { TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, CONTRACT_EV, loadContracts, nextTurn } from './support.mjs';
+import { assertQuiet, CONTRACT_EV, handlerValues, loadContracts, nextTurn } from './support.mjs';
 
 /** Runs `cb` in a later event-loop turn. @param {() => void} cb */
 const later = (cb) => { nextTurn().then(cb); };
@@ -135,8 +135,7 @@ export const cases = [
         // with the permit lent (docs/abi.md, section 4): then its own values.
         onPause: (phase, runtime) => {
           const s = runtime.stats();
-          const values = ['alpha', 'beta', 'gamma'].map((n) => runtime.instance.exports[`snail.handler.h_${n}`].value);
-          samples.push({ phase, executing: s.executing, lent: s.lent, values });
+          samples.push({ phase, executing: s.executing, lent: s.lent, values: handlerValues(runtime) });
         },
       });
       const tasks = Array.from({ length: 100 }, (_, i) => rt.dispatch('bind_and_pause', i + 1));

@@ -4,7 +4,7 @@
 // wants the permit takes it back. These cases run in Node and in Chromium.
 import { Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, loadContracts, nextTurn, until } from './support.mjs';
+import { assertQuiet, handlerValues, heldPauses, loadContracts, nextTurn, until } from './support.mjs';
 
 // A time budget no first run can use up: whether a wait may keep the permit
 // then depends on nothing but what else wants it.
@@ -182,22 +182,18 @@ export const cases = [
       // A task that keeps the permit keeps its registers installed; the
       // start that takes the permit back must save them first, or the task
       // resumes with someone else's bindings and stack pointer.
-      /** @type {((n: number) => void)[]} */
-      const pending = [];
-      const { rt, violations } = await loadContracts(ctx, {
-        ...BUDGET,
-        pause: suspend((_signal, n) => new Promise((resolve) => { pending.push(() => resolve(n)); })),
-      });
+      const { pause, held, release } = heldPauses();
+      const { rt, violations } = await loadContracts(ctx, { ...BUDGET, pause });
       const t = rt.dispatch('pause_loop', 2);
-      await until(() => pending.length === 1, 'the first pause');
+      await until(() => held.length === 1, 'the first pause');
       assert.equal(rt.stats().lends, 1);
       // Binds a handler and waits: leaves other registers than the defaults' in place.
       assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
       assert.equal(rt.stats().reclaims, 1);
       const other = rt.dispatch('bind_and_wait', 9);
-      /** @type {() => void} */ (pending.shift())();
-      await until(() => pending.length === 1, 'the second pause');
-      /** @type {() => void} */ (pending.shift())();
+      release();
+      await until(() => held.length === 1, 'the second pause');
+      release();
       assert.equal(await t.result, 2);
       assert.equal(await other.result, 9);
       assert.deepEqual(violations, [], 'both tasks kept their bindings and frames');
@@ -251,8 +247,7 @@ export const cases = [
       const { rt, violations } = await loadContracts(ctx, {
         ...BUDGET,
         onPause: (/** @type {string} */ phase, /** @type {any} */ runtime) => {
-          const values = ['alpha', 'beta', 'gamma'].map((n) => runtime.instance.exports[`snail.handler.h_${n}`].value);
-          samples.push({ phase, lent: runtime.stats().lent, values });
+          samples.push({ phase, lent: runtime.stats().lent, values: handlerValues(runtime) });
         },
       });
       assert.equal(await rt.dispatch('bind_and_pause', 7).result, 7);
@@ -264,8 +259,7 @@ export const cases = [
       await until(() => samples.length === 1, 'the first pause');
       assert.equal(await rt.dispatch('observe_defaults', 0).result, 0);
       const s = rt.stats();
-      const values = ['alpha', 'beta', 'gamma'].map((n) => /** @type {any} */ (rt.instance.exports)[`snail.handler.h_${n}`].value);
-      assert.deepEqual([s.lent, s.suspended, ...values], [0, 1, 0, 0, 0]);
+      assert.deepEqual([s.lent, s.suspended, ...handlerValues(rt)], [0, 1, 0, 0, 0]);
       assert.equal(await t.result, 8);
       assert.deepEqual(violations, []);
       await rt.close();
@@ -277,17 +271,10 @@ export const cases = [
     async run(ctx) {
       // Cancelled while it waits: every later wait ends at once and the task
       // keeps the permit and its registers, which change between the waits.
-      /** @type {(() => void)[]} */
-      const pending = [];
-      const { rt, violations } = await loadContracts(ctx, {
-        ...BUDGET,
-        pause: suspend((signal, n) => new Promise((resolve, reject) => {
-          pending.push(() => resolve(n));
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        })),
-      });
+      const { pause, held, release } = heldPauses();
+      const { rt, violations } = await loadContracts(ctx, { ...BUDGET, pause });
       const t = rt.dispatch('rebind_per_wait', 5);
-      await until(() => pending.length === 1, 'the first pause');
+      await until(() => held.length === 1, 'the first pause');
       t.cancel();
       await t.done;
       assert.equal(t.state, 'cancelled');
@@ -296,8 +283,8 @@ export const cases = [
       // The same without cancelling: the waits that give the permit up.
       const u = rt.dispatch('rebind_per_wait', 3);
       for (let i = 0; i < 3; i++) {
-        await until(() => pending.length === i + 2, `pause ${i + 1}`);
-        /** @type {() => void} */ (pending[i + 1])();
+        await until(() => held.length === 1, `pause ${i + 1}`);
+        release();
       }
       assert.equal(await u.result, 3);
       assert.deepEqual(violations, []);

@@ -115,6 +115,41 @@ export async function loadContracts(ctx, options = {}) {
  */
 
 /**
+ * A `test.pause` the case releases by hand (pass `pause` to loadContracts):
+ * `held` lists the waits in progress, oldest first, and release() lets the
+ * oldest go on with its argument. A wait whose signal aborts rejects with the
+ * reason and leaves the list.
+ */
+export function heldPauses() {
+  /** @type {(() => void)[]} */
+  const held = [];
+  const pause = suspend((signal, n) => new Promise((resolve, reject) => {
+    const go = () => resolve(n);
+    held.push(go);
+    signal.addEventListener('abort', () => {
+      held.splice(held.indexOf(go), 1);
+      reject(signal.reason);
+    }, { once: true });
+  }));
+  const release = () => {
+    const go = held.shift();
+    if (!go) throw new Error('no pause is held');
+    go();
+  };
+  return { pause, held, release };
+}
+
+/**
+ * The contracts program's handler globals (alpha, beta, gamma) as JavaScript
+ * reads them now.
+ * @param {Runtime} rt
+ */
+export function handlerValues(rt) {
+  const x = /** @type {Record<string, WebAssembly.Global>} */ (/** @type {unknown} */ (rt.instance.exports));
+  return ['alpha', 'beta', 'gamma'].map((n) => x[`snail.handler.h_${n}`].value);
+}
+
+/**
  * Loads cancellation.wasm. `test.op(n)` is a suspending import whose operations
  * the case settles by hand (`ops`); by default it honours its signal (abort
  * rejects it at once), with `stubborn: true` it ignores it like an operation
