@@ -379,8 +379,8 @@ export async function runSuite(host) {
     const queued = await host.memory('queued', host.quick ? 50000 : 200000);
     ran(raw.checked === n && suspended.checked === n && queued.checked > 0, 'the memory probes');
     const one = (/** @type {number} */ v) => ({ min: v, median: v, max: v });
-    add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n.toLocaleString('en')} tasks parked at a wait, measured in a fresh process`, value: one(suspended.perItem), scale: 'bytes', baselineName: 'a bare suspended JSPI call', baseline: one(raw.perItem), goal: '<= 6144 bytes', note: 'includes the JSPI stack, the task and its execution record, the AbortController of its waits' });
-    add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${queued.n.toLocaleString('en')} dispatched tasks held back by admission control, in a fresh process`, value: one(queued.perItem), scale: 'bytes', goal: '<= 256 bytes' });
+    add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n.toLocaleString('en')} tasks parked at a wait, measured in a fresh process after a warm-up`, value: one(suspended.perItem), scale: 'bytes', baselineName: 'a bare suspended JSPI call', baseline: one(raw.perItem), goal: '<= 6144 bytes', note: 'includes the JSPI stack, the task and its execution record, the AbortController of its waits' });
+    add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${queued.n.toLocaleString('en')} dispatched tasks held back by admission control, in a fresh process after a warm-up`, value: one(queued.perItem), scale: 'bytes', goal: '<= 256 bytes' });
   } else if (memory && host.rss && host.gc) {
     const rss = /** @type {() => number} */ (host.rss);
     const gc = /** @type {() => void} */ (host.gc);
