@@ -281,6 +281,8 @@ export class Bridge {
     this.runCarrier = null;
     /** @type {string[]} */
     this.entryNames = [];
+    /** @type {Map<string, number>} each entry name's index in entryNames */
+    this.entryIndex = new Map();
     /** @type {WebAssembly.Table | null} */
     this.table = null;
     /** @type {Record<string, Function>} the program's native disposers by import */
@@ -948,7 +950,6 @@ export class Bridge {
       if (running !== null) this.regs.install(running._slot);
     }
     this.releaseSlot(task);
-    if (task._handles === 0) this.handles.delete(task.id);
   }
 
   /**
@@ -1034,6 +1035,7 @@ export class Bridge {
       if (shape.stack.limit) registers.push({ name: 'snail.stack.limit', module: this.programName, type: 'i32', role: 'stack_limit', global: x['snail.stack.limit'] });
     }
     this.entryNames = shape.entries;
+    this.entryIndex = new Map(shape.entries.map((name, i) => [name, i]));
     this.table = shape.table ? x.__indirect_function_table : null;
     const limitRegister = registers.find((r) => r.role === 'stack_limit');
     this.program = {
@@ -1164,8 +1166,8 @@ export class Bridge {
    */
   dispatchEntry(name, arg) {
     this.refuseReentry('rt.dispatch()');
-    const index = this.entryNames.indexOf(name);
-    if (index < 0) {
+    const index = this.entryIndex.get(name);
+    if (index === undefined) {
       throw new SnailError(`${this.programName} has no entry "${name}"; its entries are: ${this.entryNames.join(', ')}`, { code: 'ERR_NO_ENTRY' });
     }
     const task = this.createTask(name, -index - 1, arg, false);
@@ -1325,11 +1327,13 @@ export class Bridge {
    */
   handOver() {
     const following = this.scheduler.takeStartForCarrier();
-    if (following !== null && this.prepareStart(following)) {
-      this.carrierReuses++;
-      return following._slot;
+    if (following !== null) {
+      if (this.prepareStart(following)) {
+        this.carrierReuses++;
+        return following._slot;
+      }
+      this.scheduler.pump(false);
     }
-    this.scheduler.pump(false);
     if (this.closing || this.idleCarriers.length >= this.maxIdleCarriers) return 0;
     this.parking = true;
     return -1;
@@ -1401,7 +1405,6 @@ export class Bridge {
     this.scheduler.finish(task, how);
     this.permitFree();
     if (this.trace) this.emit('finish', task, { how });
-    if (task._handles === 0) this.handles.delete(task.id);
   }
 
   /** @param {Task} task @param {unknown} error */
@@ -1410,7 +1413,6 @@ export class Bridge {
     task.error = error;
     this.scheduler.finish(task, TaskState.failed);
     this.permitFree();
-    if (task._handles === 0) this.handles.delete(task.id);
     this.queuePump();
   }
 

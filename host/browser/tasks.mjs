@@ -646,9 +646,11 @@ export class Scheduler {
       // then: tasks that come and go within a turn toggle nothing.
       if (this.turnActive) this.releasePending = true;
       else this.keepAlive.release();
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      for (const w of waiters) w.resolve();
+      if (this.drainWaiters.length !== 0) {
+        const waiters = this.drainWaiters;
+        this.drainWaiters = [];
+        for (const w of waiters) w.resolve();
+      }
     }
     if (this.checkInvariants) this.assertInvariants();
   }
@@ -743,14 +745,19 @@ export class Scheduler {
   /**
    * A start whose carrier just became free may run on that carrier at once, as
    * long as it is next in line and the budget allows. Returns the task, granted,
-   * or null.
+   * or null; then what is next in line, if anything, was granted as pump()
+   * grants it.
    * @returns {Task | null}
    */
   takeStartForCarrier() {
     this.reclaimForWork();
     if (this.holder !== null || this.paused) return null;
     const task = this.pickNext();
-    if (task === null || task._s !== S.queued) return null;
+    if (task === null) return null;
+    if (task._s !== S.queued) {
+      this.pump(false);
+      return null;
+    }
     if (!this.takeStep()) return null;
     this.popPicked(task);
     this.holder = task;
