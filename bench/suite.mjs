@@ -245,6 +245,7 @@ export async function runSuite(host) {
     });
     const parkLoop = WebAssembly.promising(/** @type {any} */ (parkedStack.exports).op_loop);
     let resumptions = 0;
+    let deferredStarts = 0;
     // Rounds of 50,000 starts (about 50 ms), so that the collector's pauses
     // fall evenly on both sides rather than decide single rounds.
     const n = host.quick ? 5000 : 50000;
@@ -262,6 +263,20 @@ export async function runSuite(host) {
         await done;
         return ms;
       },
+      // The least a start that is still queued when dispatch() returns can
+      // cost: a raw promising call made from a microtask, which settles a
+      // promise of its own that the caller awaits (the task's `done`).
+      deferred: async (k) => {
+        const t0 = now();
+        for (let i = 0; i < k; i++) {
+          /** @type {(v: number) => void} */
+          let settle = () => {};
+          const done = new Promise((r) => { settle = r; });
+          queueMicrotask(() => { rawNop(i); settle(i); });
+          deferredStarts += await done === i ? 1 : 0;
+        }
+        return now() - t0;
+      },
       task: async (k) => { const t0 = now(); for (let i = 0; i < k; i++) await rt.dispatch('nop', i).done; return now() - t0; },
       js: async (k) => {
         const f = async (/** @type {number} */ x) => x;
@@ -273,6 +288,8 @@ export async function runSuite(host) {
     ran(rt.stats().returned > 0, 'nop tasks');
     add({ name: 'start: task start -> finish, one at a time', unit: 'task', subject: 'dispatch of an entry that returns at once, awaited', value: s.task, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw, goal: '<= 1.2x raw promising', counters: { tasks: rt.stats().returned } });
     add({ name: 'start: plain JavaScript async call (context)', unit: 'call', subject: 'an async function called and awaited', value: s.js, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw });
+    ran(deferredStarts > 0, 'the deferred promising calls');
+    add({ name: 'start anatomy: a raw promising call deferred to a microtask', unit: 'call', subject: 'a promising call made from a microtask, settling a promise that is awaited', value: s.deferred, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw, note: 'the floor for a start that is still queued (and can be cancelled) when dispatch() returns' });
     ran(resumptions > 0, 'the parked stack');
     add({ name: 'start anatomy: a parked stack resumed and parked again', unit: 'resumption', subject: 'what a start on a parked carrier pays in stack switches', value: s.parked, scale: 'ns', baselineName: 'raw promising call', baseline: s.raw, note: 'a start through the scheduler resumes a parked carrier and parks it again when the task returns' });
     await rt.close();
