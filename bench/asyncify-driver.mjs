@@ -25,6 +25,8 @@ export async function asyncifyPeer(bytes, op, plainBytes = null) {
     deepOpLoop: (n) => run('deep_op_loop', n),
     /** @param {number} n */
     compute: (n) => x.compute(n),
+    /** @param {number} n */
+    computeMayWait: (n) => run('compute_may_wait', n),
   };
   const imports = {
     bench: {

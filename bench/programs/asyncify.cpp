@@ -19,6 +19,10 @@ extern "C" __attribute__((export_name("compute"))) std::int32_t compute(std::int
   return static_cast<std::int32_t>(bench::compute(n));
 }
 
+extern "C" __attribute__((export_name("compute_may_wait"))) std::int32_t compute_may_wait(std::int32_t n) {
+  return static_cast<std::int32_t>(bench::compute_may_wait(n, [](std::int32_t i) { return bench_op(i); }));
+}
+
 // The Asyncify data area: where the unwound stack is saved.
 alignas(16) static std::uint8_t asyncify_stack[16384];
 

@@ -32,3 +32,8 @@ SNAIL_ENTRY(sleep_once) { return static_cast<std::int32_t>(snail::sleep(arg)); }
 
 // Straight-line compute.
 SNAIL_ENTRY(compute) { return static_cast<std::int32_t>(bench::compute(arg)); }
+
+// The same compute with its hashing on a path that may wait on bench.op.
+SNAIL_ENTRY(compute_may_wait) {
+  return static_cast<std::int32_t>(bench::compute_may_wait(arg, [](std::int32_t i) { return bench_op(i); }));
+}

@@ -55,4 +55,34 @@ inline std::uint32_t compute(std::int32_t n) {
   return h;
 }
 
+// One step of the hash, through a function that may wait (it never does in
+// the benchmark: the hash is never zero there). Asyncify instruments every
+// function on a path to a suspending import, and every call on that path;
+// JSPI leaves the code as it is.
+template <class Wait>
+__attribute__((noinline)) std::uint32_t mix(std::uint32_t h, std::uint32_t byte, std::uint32_t i, Wait& wait_op) {
+  h ^= byte;
+  h *= 16777619u;
+  if (h & 1) h ^= i;
+  if (h == 0) h = static_cast<std::uint32_t>(wait_op(static_cast<std::int32_t>(i)));
+  return h;
+}
+
+// The compute workload with its hashing on a path that may wait: what the code
+// around a program's waits looks like.
+template <class Wait>
+std::uint32_t compute_may_wait(std::int32_t n, Wait wait_op) {
+  static std::uint8_t buffer[4096];
+  std::uint32_t h = 2166136261u;
+  std::uint32_t x = 12345;
+  for (std::int32_t round = 0; round < n; ++round) {
+    for (std::uint32_t i = 0; i < sizeof buffer; ++i) {
+      x = x * 1103515245u + 12345u;
+      buffer[i] = static_cast<std::uint8_t>(x >> 16);
+    }
+    for (std::uint32_t i = 0; i < sizeof buffer; ++i) h = mix(h, buffer[i], i, wait_op);
+  }
+  return h;
+}
+
 }  // namespace bench
