@@ -82,6 +82,9 @@ function gateOf(x) {
   return gate;
 }
 
+/** The arguments of an import that takes none: shared, never changed. */
+const NO_ARGS = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])));
+
 /** What a parked carrier is resumed with to pump (bridge.ask()): any negative slot. */
 const ASK = -1;
 
@@ -573,9 +576,15 @@ export class Bridge {
         return bridge.waitOn(task, spec, true, operation);
       };
     }
+    // An import of no arguments (snail.yield) needs no argument list of its own.
+    if (arity === 0) return () => waitWith(NO_ARGS);
     return wait;
     /** @param {any[]} raw */
     function wait(...raw) {
+      return waitWith(raw);
+    }
+    /** @param {any[]} raw */
+    function waitWith(raw) {
       const task = sched.holder;
       if (task === null) {
         throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
