@@ -181,9 +181,9 @@ function sleepWait(task, ms) {
  *   keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
- * @property {boolean} ownCancel  the operation takes no signal (it gets null): it sets
- *   `task._exec.cancelWait`, which cancel() calls instead (the built-in sleep: aborting
- *   a signal costs an event dispatch)
+ * @property {boolean} ownCancel  the operation takes no signal (it gets null): it completes
+ *   at once (the built-in yield), or it sets `task._exec.cancelWait`, which cancel() calls
+ *   instead (the built-in sleep: aborting a signal costs an event dispatch)
  * @property {(value: unknown, task: Task, args: any[]) => unknown} accept  the delivery of
  *   a result; runs with the task holding the permit and its registers installed
  * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
@@ -349,6 +349,8 @@ export class Bridge {
         name: 'snail.yield',
         describe: () => 'snail.yield()',
         lendable: false,
+        // Its operation completes at once: no signal to make for it.
+        ownCancel: true,
         // Nothing else is ready and the turn has budget left: the permit comes
         // straight back, so the task keeps it (lent) across the resumption.
         now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),

@@ -152,6 +152,28 @@ export const cases = [
     },
   },
   {
+    name: 'cancellation: tasks_that_only_yield_are_cancelled_without_an_abort_signal',
+    async run(ctx) {
+      const { rt, events } = await loadCancellation(ctx);
+      // Two spinners take turns: each yield parks its task behind the other.
+      const a = rt.dispatch('spin_until_cancelled', 5);
+      const b = rt.dispatch('spin_until_cancelled', 6);
+      await until(() => rt.stats().steps > 40, 'the spinners to take turns');
+      // A yield completes at once: no AbortController is made for it.
+      const signals = [a, b].map((t) => /** @type {any} */ (t)._exec.signal);
+      a.cancel();
+      b.cancel();
+      await Promise.all([a.done, b.done]);
+      assert.deepEqual(signals, [null, null], 'the yielding tasks made no signal');
+      assert.deepEqual([a.state, b.state], ['cancelled', 'cancelled']);
+      const seen = pairs(events, EV.sawCancel);
+      assert.deepEqual(seen.map(([arg]) => arg).sort(), [5, 6]);
+      assert.ok(seen.every(([, spins]) => spins > 10), `both yielded many times before they saw the request: ${JSON.stringify(seen)}`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'cancellation: wasm_cancels_a_child_through_its_handle_and_join_reports_it',
     async run(ctx) {
       const { rt, events } = await loadCancellation(ctx);
