@@ -16,6 +16,7 @@ import { SNAIL_IMPORTS } from './abi.mjs';
 import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
+import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, Execution, S, Scheduler, Task, TaskState } from './tasks.mjs';
 
@@ -128,47 +129,6 @@ function resolvedStatus(/** @type {number} */ s) {
 const OK = 1;
 const FAILED = 2;
 
-/** setTimeout's longest delay; longer sleeps chain timers. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * The operation of snail.sleep: a timer that cancel() clears through
- * `task._exec.cancelWait`, settling the wait at once (no AbortSignal, no
- * event dispatch: close() of many sleeping tasks is mostly this).
- * @param {Task} task @param {number} ms
- * @returns {Promise<number>}
- */
-function sleepWait(task, ms) {
-  const x = task._exec;
-  return new Promise((resolve) => {
-    let left = ms;
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let id;
-    const arm = () => {
-      const delay = Math.min(left, MAX_TIMER_MS);
-      left -= delay;
-      id = setTimeout(fire, delay);
-    };
-    const fire = () => {
-      if (left > 0) {
-        arm();
-        return;
-      }
-      armed.timers--;
-      x.cancelWait = null;
-      resolve(Status.ok);
-    };
-    arm();
-    armed.timers++;
-    x.cancelWait = () => {
-      clearTimeout(id);
-      armed.timers--;
-      x.cancelWait = null;
-      resolve(Status.cancelled);
-    };
-  });
-}
-
 /**
  * How one suspending import behaves.
  * @typedef {object} WaitSpec
@@ -241,6 +201,8 @@ export class Bridge {
     this.programName = options.programName;
     /** @type {Map<number, Task>} tasks Wasm holds a handle on */
     this.handles = new Map();
+    /** The tasks in snail.sleep, behind one host timer. */
+    this.sleepers = new Sleepers();
     /** @type {(Task | undefined)[]} the task owning each register-file slot */
     this.slotTasks = [];
     this.nextId = 1;
@@ -342,7 +304,7 @@ export class Bridge {
         describe: ([ms]) => `snail.sleep(${ms} ms)`,
         now: (_t, [ms]) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
         ownCancel: true,
-        operation: (_signal, task, [ms]) => sleepWait(task, ms),
+        operation: (_signal, task, [ms]) => this.sleepers.sleep(task._exec, ms),
       }),
       yield: this.suspending({
         ...statusOf,

@@ -2,7 +2,7 @@
 // (tests/node/cases.test.mjs and tests/browser/cases.test.mjs).
 import { TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, CONTRACT_EV, handlerValues, loadContracts, nextTurn } from './support.mjs';
+import { assertQuiet, CONTRACT_EV, handlerValues, loadContracts, nextTurn, until } from './support.mjs';
 
 /** Runs `cb` in a later event-loop turn. @param {() => void} cb */
 const later = (cb) => { nextTurn().then(cb); };
@@ -301,6 +301,32 @@ export const cases = [
         assert.equal(steps, 1024, 'the step limit ends the turn');
         assert.ok(r >= 10 && r <= 13, `${r} clock readings for 1024 steps: about log2(1024) + 1`);
       }
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 6: sleeping_tasks_wake_in_deadline_order_not_in_the_order_they_slept',
+    async run(ctx) {
+      const { rt } = await loadContracts(ctx);
+      /** @type {number[]} */
+      const woke = [];
+      const t0 = performance.now();
+      const sleeps = [60, 10, 35, 10];
+      const tasks = sleeps.map((ms) => rt.dispatch('sleep_ms', ms));
+      /** @type {number[]} */
+      const after = [];
+      tasks.forEach((t, i) => t.done.then(() => {
+        after[i] = performance.now() - t0;
+        woke.push(i);
+      }));
+      await until(() => rt.stats().suspended === 4, 'the four tasks to sleep');
+      assert.equal(rt.stats().armedTimers, 4, 'every sleep counts as an armed timer');
+      await rt.drain();
+      assert.deepEqual(woke, [1, 3, 2, 0], 'by deadline; the two 10 ms sleeps in the order they began');
+      // Host timers may fire up to a millisecond before the clock says so.
+      sleeps.forEach((ms, i) => assert.ok(after[i] >= ms - 1.5, `task ${i} woke ${after[i]} ms after it slept ${ms} ms`));
+      assert.ok(tasks.every((t) => t.state === 'returned' && t.value === 0));
       await rt.close();
       assertQuiet(rt);
     },

@@ -1,0 +1,184 @@
+// The built-in sleep's timers (internal): one host timer per runtime, armed
+// for the earliest deadline, in front of a heap of sleeping tasks.
+//
+// A host timer per sleeping task would cost a setTimeout for every sleep and
+// a clearTimeout for every cancelled one: in Chromium each is about 1 to 3 µs,
+// and clearing 10,000 of them (close() of a runtime whose tasks sleep) takes
+// 7 to 30 ms. Here a sleep is a push onto a heap, and a cancelled sleep is
+// marked and left where it is (removed when it reaches the top, or swept out
+// when a sleep begins and cancelled entries outnumber the live ones); the host
+// timer moves only when the earliest deadline does.
+import { armed } from './adapters.mjs';
+import { Status } from './status.mjs';
+
+/** setTimeout's longest delay; a longer sleep re-arms on the way. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Cancelled entries are swept out (when a sleep begins) once there are more than this many, and more than live ones. */
+const SWEEP_AT = 64;
+
+const clock = () => performance.now();
+
+/** One sleeping task. */
+class Sleep {
+  /**
+   * @param {number} deadline @param {number} seq
+   * @param {{ cancelWait: (() => void) | null }} x  the task's execution record
+   * @param {(status: number) => void} resolve
+   */
+  constructor(deadline, seq, x, resolve) {
+    this.deadline = deadline;
+    this.seq = seq; // sleeps with the same deadline wake in the order they began
+    /** @type {{ cancelWait: (() => void) | null } | null} */
+    this.x = x;
+    /** @type {((status: number) => void) | null} null once woken or cancelled */
+    this.resolve = resolve;
+  }
+}
+
+/** @param {Sleep} a @param {Sleep} b */
+const before = (a, b) => a.deadline < b.deadline || (a.deadline === b.deadline && a.seq < b.seq);
+
+/** The sleeping tasks of one runtime. */
+export class Sleepers {
+  constructor() {
+    /** @type {Sleep[]} a binary min-heap by deadline, then seq */
+    this.heap = [];
+    this.seq = 0;
+    this.live = 0; // sleeps neither woken nor cancelled
+    this.dead = 0; // cancelled sleeps still in the heap
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** What the armed host timer stands for: every deadline up to this one is due when it fires. */
+    this.armedFor = Infinity;
+    this.onTimer = () => this.fire();
+  }
+
+  /**
+   * The operation of snail.sleep: resolves with Status.ok after `ms`
+   * milliseconds, or with Status.cancelled when the task's cancel() calls
+   * `x.cancelWait`.
+   * @param {{ cancelWait: (() => void) | null }} x  the task's execution record
+   * @param {number} ms
+   * @returns {Promise<number>}
+   */
+  sleep(x, ms) {
+    return new Promise((resolve) => {
+      const s = new Sleep(clock() + ms, this.seq++, x, resolve);
+      if (this.dead > SWEEP_AT && this.dead > this.live) this.sweep();
+      this.push(s);
+      this.live++;
+      armed.timers++;
+      x.cancelWait = () => this.cancel(s);
+      if (s.deadline < this.armedFor) this.arm(s.deadline);
+    });
+  }
+
+  /** @param {Sleep} s */
+  cancel(s) {
+    const resolve = s.resolve;
+    if (resolve === null) return;
+    this.settle(s);
+    this.dead++;
+    if (this.live === 0) {
+      // Nothing sleeps any more: no host timer, no entries.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.armedFor = Infinity;
+      this.heap.length = 0;
+      this.dead = 0;
+    }
+    resolve(Status.cancelled);
+  }
+
+  /**
+   * Drops the cancelled entries and restores the heap (bottom-up, linear).
+   * Done when a sleep begins, not when one is cancelled: cancelling every
+   * sleep (close()) does no more than mark each.
+   */
+  sweep() {
+    const heap = this.heap.filter((e) => e.resolve !== null);
+    this.heap = heap;
+    this.dead = 0;
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i, heap[i]);
+  }
+
+  /** The host timer fired: wakes every sleep that is due, in deadline order. */
+  fire() {
+    this.timer = undefined;
+    const limit = Math.max(this.armedFor, clock());
+    this.armedFor = Infinity;
+    const heap = this.heap;
+    while (heap.length !== 0 && heap[0].deadline <= limit) {
+      const s = this.pop();
+      const resolve = s.resolve;
+      if (resolve === null) {
+        this.dead--;
+        continue;
+      }
+      this.settle(s);
+      resolve(Status.ok);
+    }
+    while (heap.length !== 0 && heap[0].resolve === null) {
+      this.pop();
+      this.dead--;
+    }
+    if (heap.length !== 0) this.arm(heap[0].deadline);
+  }
+
+  /** @param {Sleep} s */
+  settle(s) {
+    /** @type {{ cancelWait: (() => void) | null }} */ (s.x).cancelWait = null;
+    s.x = null;
+    s.resolve = null;
+    this.live--;
+    armed.timers--;
+  }
+
+  /** Arms the host timer for `deadline` (or as far towards it as one timer goes). @param {number} deadline */
+  arm(deadline) {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    const now = clock();
+    const delay = Math.min(Math.max(0, deadline - now), MAX_TIMER_MS);
+    this.armedFor = delay === MAX_TIMER_MS ? now + delay : deadline;
+    this.timer = setTimeout(this.onTimer, delay);
+  }
+
+  /** @param {Sleep} s */
+  push(s) {
+    const heap = this.heap;
+    let i = heap.length;
+    heap.push(s);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(s, heap[parent])) break;
+      heap[i] = heap[parent];
+      i = parent;
+    }
+    heap[i] = s;
+  }
+
+  /** @returns {Sleep} the earliest entry, removed */
+  pop() {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = /** @type {Sleep} */ (heap.pop());
+    if (heap.length !== 0) this.siftDown(0, last);
+    return top;
+  }
+
+  /** Puts `s` at `i` or below, where it belongs. @param {number} i @param {Sleep} s */
+  siftDown(i, s) {
+    const heap = this.heap;
+    const n = heap.length;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap[child + 1], heap[child])) child++;
+      if (!before(heap[child], s)) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = s;
+  }
+}
