@@ -17,7 +17,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Cancelled entries are swept out (when a sleep begins) once there are more than this many, and more than live ones. */
 const SWEEP_AT = 64;
 
-const clock = () => performance.now();
+/**
+ * The clock and host timers the sleepers use (injected in tests).
+ * @typedef {{ now: () => number, set: (fn: () => void, ms: number) => unknown, clear: (id: unknown) => void }} TimerHost
+ */
+
+/** @type {TimerHost} */
+const realTimers = {
+  now: () => performance.now(),
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (id) => clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (id)),
+};
 
 /** One sleeping task. */
 class Sleep {
@@ -41,13 +51,15 @@ const before = (a, b) => a.deadline < b.deadline || (a.deadline === b.deadline &
 
 /** The sleeping tasks of one runtime. */
 export class Sleepers {
-  constructor() {
+  /** @param {TimerHost} [host] */
+  constructor(host = realTimers) {
+    this.host = host;
     /** @type {Sleep[]} a binary min-heap by deadline, then seq */
     this.heap = [];
     this.seq = 0;
     this.live = 0; // sleeps neither woken nor cancelled
     this.dead = 0; // cancelled sleeps still in the heap
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    /** @type {unknown} the armed host timer, undefined if none */
     this.timer = undefined;
     /** What the armed host timer stands for: every deadline up to this one is due when it fires. */
     this.armedFor = Infinity;
@@ -64,7 +76,7 @@ export class Sleepers {
    */
   sleep(x, ms) {
     return new Promise((resolve) => {
-      const s = new Sleep(clock() + ms, this.seq++, x, resolve);
+      const s = new Sleep(this.host.now() + ms, this.seq++, x, resolve);
       if (this.dead > SWEEP_AT && this.dead > this.live) this.sweep();
       this.push(s);
       this.live++;
@@ -82,7 +94,7 @@ export class Sleepers {
     this.dead++;
     if (this.live === 0) {
       // Nothing sleeps any more: no host timer, no entries.
-      clearTimeout(this.timer);
+      if (this.timer !== undefined) this.host.clear(this.timer);
       this.timer = undefined;
       this.armedFor = Infinity;
       this.heap.length = 0;
@@ -106,7 +118,7 @@ export class Sleepers {
   /** The host timer fired: wakes every sleep that is due, in deadline order. */
   fire() {
     this.timer = undefined;
-    const limit = Math.max(this.armedFor, clock());
+    const limit = Math.max(this.armedFor, this.host.now());
     this.armedFor = Infinity;
     const heap = this.heap;
     while (heap.length !== 0 && heap[0].deadline <= limit) {
@@ -137,11 +149,11 @@ export class Sleepers {
 
   /** Arms the host timer for `deadline` (or as far towards it as one timer goes). @param {number} deadline */
   arm(deadline) {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    const now = clock();
+    if (this.timer !== undefined) this.host.clear(this.timer);
+    const now = this.host.now();
     const delay = Math.min(Math.max(0, deadline - now), MAX_TIMER_MS);
     this.armedFor = delay === MAX_TIMER_MS ? now + delay : deadline;
-    this.timer = setTimeout(this.onTimer, delay);
+    this.timer = this.host.set(this.onTimer, delay);
   }
 
   /** @param {Sleep} s */
