@@ -9,6 +9,7 @@
 // when a sleep begins and cancelled entries outnumber the live ones); the host
 // timer moves only when the earliest deadline does.
 import { armed } from './adapters.mjs';
+import { now } from './capabilities.mjs';
 import { Status } from './status.mjs';
 
 /** setTimeout's longest delay; a longer sleep re-arms on the way. */
@@ -24,7 +25,7 @@ const SWEEP_AT = 64;
 
 /** @type {TimerHost} */
 const realTimers = {
-  now: () => performance.now(),
+  now,
   set: (fn, ms) => setTimeout(fn, ms),
   clear: (id) => clearTimeout(/** @type {ReturnType<typeof setTimeout>} */ (id)),
 };
