@@ -35,9 +35,18 @@ std::int32_t deep_op_loop(std::int32_t n, Wait wait_op) {
   return sum;
 }
 
-// Straight-line compute with no suspension: an FNV-1a hash over a generated
-// byte stream, with some branches and memory traffic.
-inline std::uint32_t compute(std::int32_t n) {
+// One step of an FNV-1a hash, with a branch.
+inline std::uint32_t fnv_step(std::uint32_t h, std::uint32_t byte, std::uint32_t i) {
+  h ^= byte;
+  h *= 16777619u;
+  if (h & 1) h ^= i;
+  return h;
+}
+
+// n rounds of hashing over a generated 4 KiB byte stream, each byte mixed in
+// by `mix_byte(h, byte, i)`: some branches and memory traffic.
+template <class Mix>
+std::uint32_t hash_rounds(std::int32_t n, Mix mix_byte) {
   static std::uint8_t buffer[4096];
   std::uint32_t h = 2166136261u;
   std::uint32_t x = 12345;
@@ -46,14 +55,13 @@ inline std::uint32_t compute(std::int32_t n) {
       x = x * 1103515245u + 12345u;
       buffer[i] = static_cast<std::uint8_t>(x >> 16);
     }
-    for (std::uint32_t i = 0; i < sizeof buffer; ++i) {
-      h ^= buffer[i];
-      h *= 16777619u;
-      if (h & 1) h ^= i;
-    }
+    for (std::uint32_t i = 0; i < sizeof buffer; ++i) h = mix_byte(h, buffer[i], i);
   }
   return h;
 }
+
+// Straight-line compute with no suspension, in a leaf function.
+inline std::uint32_t compute(std::int32_t n) { return hash_rounds(n, fnv_step); }
 
 // One step of the hash, through a function that may wait (it never does in
 // the benchmark: the hash is never zero there). Asyncify instruments every
@@ -61,9 +69,7 @@ inline std::uint32_t compute(std::int32_t n) {
 // JSPI leaves the code as it is.
 template <class Wait>
 __attribute__((noinline)) std::uint32_t mix(std::uint32_t h, std::uint32_t byte, std::uint32_t i, Wait& wait_op) {
-  h ^= byte;
-  h *= 16777619u;
-  if (h & 1) h ^= i;
+  h = fnv_step(h, byte, i);
   if (h == 0) h = static_cast<std::uint32_t>(wait_op(static_cast<std::int32_t>(i)));
   return h;
 }
@@ -72,17 +78,7 @@ __attribute__((noinline)) std::uint32_t mix(std::uint32_t h, std::uint32_t byte,
 // around a program's waits looks like.
 template <class Wait>
 std::uint32_t compute_may_wait(std::int32_t n, Wait wait_op) {
-  static std::uint8_t buffer[4096];
-  std::uint32_t h = 2166136261u;
-  std::uint32_t x = 12345;
-  for (std::int32_t round = 0; round < n; ++round) {
-    for (std::uint32_t i = 0; i < sizeof buffer; ++i) {
-      x = x * 1103515245u + 12345u;
-      buffer[i] = static_cast<std::uint8_t>(x >> 16);
-    }
-    for (std::uint32_t i = 0; i < sizeof buffer; ++i) h = mix(h, buffer[i], i, wait_op);
-  }
-  return h;
+  return hash_rounds(n, [&wait_op](std::uint32_t h, std::uint32_t byte, std::uint32_t i) { return mix(h, byte, i, wait_op); });
 }
 
 }  // namespace bench

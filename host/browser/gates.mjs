@@ -78,7 +78,7 @@ export const canWrap = (() => {
  * What createGates() returns.
  * @typedef {object} Gates
  * @property {Record<string, Function>} wrappers  by import key
- * @property {Int32Array} words  the shared words (CURRENT, PARK)
+ * @property {Int32Array} words  the shared words (CURRENT, PARK, LENT)
  * @property {WebAssembly.Memory} memory
  * @property {WebAssembly.Table} registers  the register table (INSTALL), shared by every wrapper
  */
