@@ -31,7 +31,7 @@ const { values } = parseArgs({
 const out = values.out ?? path.join(root, 'bench/results', values.only.length ? 'node-partial.json' : 'node.json');
 const gc = /** @type {any} */ (globalThis).gc;
 if (typeof gc !== 'function') {
-  process.stderr.write('bench: run with --expose-gc (npm run bench does) so that memory can be measured\n');
+  process.stderr.write('bench: run with --expose-gc (npm run bench does) so that the cancellation rounds start from a collected heap\n');
 }
 
 const program = (/** @type {string} */ name) => path.join(root, 'build/programs/bench', `${name}.wasm`);
@@ -43,7 +43,6 @@ const { results } = await runSuite({
   program,
   bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
   gc: typeof gc === 'function' ? () => gc() : undefined,
-  rss: () => process.memoryUsage().rss,
   memory: async (what, n) => {
     const r = spawnSync(process.execPath, ['--expose-gc', path.join(root, 'bench/memory.mjs'), what, String(n)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`bench/memory.mjs ${what} failed: ${r.stderr}`);

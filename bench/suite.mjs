@@ -14,7 +14,6 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {(name: string) => Promise<Uint8Array>} bytes  the bytes of a program
  * @property {() => void} [gc]  forces a garbage collection, if the host can
  * @property {number} [cancellationRounds]  measured rounds of the cancellation group (3 by default)
- * @property {() => number} [rss]  resident memory in bytes, if the host can tell
  * @property {() => { start: () => void, stop: () => { p50: number, p99: number, max: number, samples: number } }} loopDelay
  *   an event-loop delay probe (milliseconds)
  * @property {(what: string, n: number) => Promise<{ perItem: number, checked: number, n: number }>} [memory]
@@ -411,54 +410,8 @@ export async function runSuite(host) {
     const one = (/** @type {number} */ v) => ({ min: v, median: v, max: v });
     add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n.toLocaleString('en')} tasks parked at a wait, measured in a fresh process after a warm-up`, value: one(suspended.perItem), scale: 'bytes', baselineName: 'a bare suspended JSPI call', baseline: one(raw.perItem), goal: '<= 6144 bytes', note: 'includes the JSPI stack, the task and its execution record, the AbortController of its waits' });
     add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${queued.n.toLocaleString('en')} dispatched tasks held back by admission control, in a fresh process after a warm-up`, value: one(queued.perItem), scale: 'bytes', goal: '<= 256 bytes' });
-  } else if (memory && host.rss && host.gc) {
-    const rss = /** @type {() => number} */ (host.rss);
-    const gc = /** @type {() => void} */ (host.gc);
-    const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await turn(); } };
-    const n = host.quick ? 2000 : 10000;
-    /** @type {(() => void)[]} */
-    const holds = [];
-    const rt = await Runtime.load(benchSource, {
-      stdout: () => {},
-      imports: { bench: { op: suspend(() => new Promise((r) => { holds.push(() => r(0)); })) } },
-      maxEntered: n + 10,
-      hardMaxEntered: n + 10,
-    });
-    await settle();
-    const before = rss();
-    const tasks = Array.from({ length: n }, (_, i) => rt.dispatch('op_once', i));
-    while (rt.stats().suspended < n) await turn();
-    await settle();
-    const suspendedBytes = (rss() - before) / n;
-    for (const h of holds) h();
-    await Promise.all(tasks.map((t) => t.done));
-    ran(rt.stats().returned === n, 'suspended tasks');
-    add({ name: 'memory: resident bytes per suspended task', unit: 'task', subject: `${n} tasks parked at a wait (JSPI stack, shadow-stack segment, records)`, value: { min: suspendedBytes, median: suspendedBytes, max: suspendedBytes }, scale: 'bytes', goal: '<= 6144 bytes' });
-
-    const q = host.quick ? 20000 : 100000;
-    const rtq = await Runtime.load(benchSource, {
-      stdout: () => {},
-      imports: { bench: { op: suspend(() => new Promise((r) => { holds.push(() => r(0)); })) } },
-      maxEntered: 1,
-      hardMaxEntered: 1,
-    });
-    const first = rtq.dispatch('op_once', 0); // takes the only entry; the rest stay queued
-    while (rtq.stats().suspended < 1) await turn();
-    await settle();
-    const beforeQ = rss();
-    const queued = Array.from({ length: q }, (_, i) => rtq.dispatch('nop', i));
-    await settle();
-    const queuedBytes = (rss() - beforeQ) / q;
-    ran(rtq.stats().queued === q, 'queued tasks');
-    add({ name: 'memory: resident bytes per queued task', unit: 'task', subject: `${q} dispatched tasks held back by admission control`, value: { min: queuedBytes, median: queuedBytes, max: queuedBytes }, scale: 'bytes', goal: '<= 256 bytes' });
-    for (const h of holds.splice(0)) h();
-    await first.done;
-    await rtq.drain();
-    ran(queued.every((t) => t.state === 'returned'), 'queued tasks finished');
-    await rt.close();
-    await rtq.close();
   } else if (memory) {
-    host.log('memory: skipped, this host cannot read resident memory or force a collection');
+    host.log('memory: skipped, this host cannot measure in a fresh process');
   }
 
   // --- 6. one million tasks
