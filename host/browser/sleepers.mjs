@@ -58,8 +58,9 @@ export class Sleepers {
     /** @type {Sleep[]} a binary min-heap by deadline, then seq */
     this.heap = [];
     this.seq = 0;
-    this.live = 0; // sleeps neither woken nor cancelled
-    this.dead = 0; // cancelled sleeps still in the heap
+    // Sleeps neither woken nor cancelled; the rest of the heap is cancelled
+    // entries not removed yet.
+    this.live = 0;
     /** @type {unknown} the armed host timer, undefined if none */
     this.timer = undefined;
     /** What the armed host timer stands for: every deadline up to this one is due when it fires. */
@@ -78,7 +79,8 @@ export class Sleepers {
   sleep(x, ms) {
     return new Promise((resolve) => {
       const s = new Sleep(this.host.now() + ms, this.seq++, x, resolve);
-      if (this.dead > SWEEP_AT && this.dead > this.live) this.sweep();
+      const dead = this.heap.length - this.live;
+      if (dead > SWEEP_AT && dead > this.live) this.sweep();
       this.push(s);
       this.live++;
       armed.timers++;
@@ -92,14 +94,12 @@ export class Sleepers {
     const resolve = s.resolve;
     if (resolve === null) return;
     this.settle(s);
-    this.dead++;
     if (this.live === 0) {
       // Nothing sleeps any more: no host timer, no entries.
       if (this.timer !== undefined) this.host.clear(this.timer);
       this.timer = undefined;
       this.armedFor = Infinity;
       this.heap.length = 0;
-      this.dead = 0;
     }
     resolve(Status.cancelled);
   }
@@ -112,7 +112,6 @@ export class Sleepers {
   sweep() {
     const heap = this.heap.filter((e) => e.resolve !== null);
     this.heap = heap;
-    this.dead = 0;
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i, heap[i]);
   }
 
@@ -125,17 +124,11 @@ export class Sleepers {
     while (heap.length !== 0 && heap[0].deadline <= limit) {
       const s = this.pop();
       const resolve = s.resolve;
-      if (resolve === null) {
-        this.dead--;
-        continue;
-      }
+      if (resolve === null) continue;
       this.settle(s);
       resolve(Status.ok);
     }
-    while (heap.length !== 0 && heap[0].resolve === null) {
-      this.pop();
-      this.dead--;
-    }
+    while (heap.length !== 0 && heap[0].resolve === null) this.pop();
     if (heap.length !== 0) this.arm(heap[0].deadline);
   }
 
