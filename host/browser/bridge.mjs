@@ -329,7 +329,9 @@ export class Bridge {
         },
         operation: (signal, _t, [h]) => {
           const child = /** @type {Task} */ (this.handles.get(h));
-          sched.boost(child);
+          // The joining task may keep its permit lent across this wait: a pump
+          // takes it back for the start, which may now enter.
+          if (sched.boost(child)) this.queuePump();
           return adapter(signal, ({ resolve }) => {
             child.done.then((c) => resolve(endStatus(c)));
           });

@@ -530,12 +530,14 @@ export class Scheduler {
    * Marks a queued start as joined: it may enter Wasm above the soft bound, so a
    * task waiting for it cannot deadlock behind admission control.
    * @param {Task} task
+   * @returns {boolean} whether the start became eligible: the caller pumps
    */
   boost(task) {
-    if (task._s !== S.queued || task._boosted) return;
+    if (task._s !== S.queued || task._boosted) return false;
     task._boosted = true;
     task._seq = ++this.seq;
     this.boostedStarts.push(task);
+    return true;
   }
 
   /**

@@ -33,6 +33,26 @@ export const cases = [
     },
   },
   {
+    name: 'contract 1: a_parent_joining_its_queued_child_at_the_admission_bound_never_deadlocks',
+    async run(ctx) {
+      // With one task allowed in Wasm, each parent that joins holds the only
+      // place: its child must enter above the bound. The parent may keep its
+      // permit lent across the join (nothing else can start), so the join
+      // itself has to take the permit back for the child. Nested joins
+      // (random_tree, up to three levels) and several parents in a row too.
+      const { rt, violations } = await loadContracts(ctx, { maxEntered: 1, hardMaxEntered: 64 });
+      const parents = [10, 20, 30].map((a) => rt.dispatch('dispatch_one', a));
+      const trees = [7, 8].map((seed) => rt.dispatch('random_tree', seed));
+      await until(() => rt.stats().live === 0, 'every parent to finish (a deadlock leaves them waiting on their children)');
+      assert.deepEqual(parents.map((t) => t.value), [15, 25, 35]);
+      assert.deepEqual(trees.map((t) => t.state), ['returned', 'returned']);
+      assert.ok(rt.stats().peakEntered > 1, 'joined children entered above the soft bound');
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'contract 2: a_trap_removes_only_the_failed_task_and_siblings_go_on',
     async run(ctx) {
       const { rt, events } = await loadContracts(ctx);
