@@ -1217,6 +1217,16 @@ export class Bridge {
   }
 
   /**
+   * Gives the program back the stack segments kept for reuse (close(), once no
+   * task is live): every segment acquire gave out is then released.
+   */
+  releaseKeptStacks() {
+    const release = this.program.stackRelease;
+    if (!release) return;
+    for (const low of this.freeStacks.splice(0)) release(low);
+  }
+
+  /**
    * Gives a granted start its stack segment; its carrier installs its registers.
    * @param {Task} task
    * @returns {boolean} false if the task could not start (and has failed)

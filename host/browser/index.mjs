@@ -402,6 +402,7 @@ export class Runtime {
     }
     const everything = (async () => {
       await this.drain();
+      this.bridge.releaseKeptStacks();
       this.bridge.releaseIdleCarriers();
       await this.bridge.carriersSettled();
       while (this.bridge.cleanups.size) await Promise.allSettled([...this.bridge.cleanups]);

@@ -103,3 +103,47 @@ test('stacks: a_task_whose_segment_cannot_be_had_fails_alone_even_when_the_alloc
   assert.equal(after.state, 'returned', 'a finished task left its segment for the next one');
   await rt.close();
 });
+
+test('stacks: finished_segments_are_reused_and_every_acquired_segment_is_released_by_close', async () => {
+  const wabt = await wabtInit();
+  // acquire() hands out segments from a bump pointer; both report to the test
+  // through plain imports.
+  const parsed = wabt.parseWat('pool.wat', `
+    (module
+      (import "snail" "sleep" (func $sleep (param f64) (result i32)))
+      (import "test" "acquired" (func $acquired (param i32)))
+      (import "test" "released" (func $released (param i32)))
+      (memory (export "memory") 8)
+      (global $sp (export "__stack_pointer") (mut i32) (i32.const 65536))
+      (global $next (mut i32) (i32.const 65536))
+      (func (export "snail.stack.acquire") (param $size i32) (result i32)
+        (global.set $next (i32.add (global.get $next) (local.get $size)))
+        (call $acquired (i32.sub (global.get $next) (local.get $size)))
+        (i32.sub (global.get $next) (local.get $size)))
+      (func (export "snail.stack.release") (param $low i32) (result i32)
+        (call $released (local.get $low))
+        (i32.const 0))
+      (func (export "snail.entry.main") (param $n i32) (result i32)
+        (drop (call $sleep (f64.const 1)))
+        (local.get $n)))`);
+  const bytes = parsed.toBinary({}).buffer;
+  parsed.destroy();
+  /** @type {number[]} */ const acquired = [];
+  /** @type {number[]} */ const released = [];
+  const rt = await Runtime.load(bytes, {
+    name: 'pool.wat',
+    stackSize: 4096,
+    imports: { test: { acquired: (/** @type {number} */ low) => { acquired.push(low); }, released: (/** @type {number} */ low) => { released.push(low); } } },
+  });
+  // Three tasks one after another share one segment.
+  for (const n of [1, 2, 3]) assert.equal(await rt.dispatch('main', n).result, n);
+  assert.equal(acquired.length, 1, 'a finished task left its segment for the next one');
+  // Five at once need five segments: the kept one and four new ones.
+  const five = [1, 2, 3, 4, 5].map((n) => rt.dispatch('main', n));
+  await rt.drain();
+  assert.deepEqual(five.map((t) => t.value), [1, 2, 3, 4, 5]);
+  assert.equal(acquired.length, 5);
+  assert.deepEqual(released, [], 'segments are kept while the runtime is open');
+  await rt.close();
+  assert.deepEqual([...released].sort(), [...acquired].sort(), 'close() released every segment acquire gave out, once');
+});
