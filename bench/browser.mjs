@@ -72,6 +72,7 @@ try {
       },
       log: (line) => console.log(`bench: ${line}`),
       gc: /** @type {any} */ (globalThis).gc,
+      minorGc: typeof (/** @type {any} */ (globalThis).gc) === 'function' ? () => /** @type {any} */ (globalThis).gc({ type: 'minor' }) : undefined,
     });
     return { ...suite, env: `Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`, machine: navigator.userAgent };
   }, { quick: values.quick, only }, { log, timeoutMs: 30 * 60_000, what: 'the benchmark suite' });

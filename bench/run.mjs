@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -43,6 +43,7 @@ const { results } = await runSuite({
   program,
   bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
   gc: typeof gc === 'function' ? () => gc() : undefined,
+  minorGc: typeof gc === 'function' ? () => gc({ type: 'minor' }) : undefined,
   memory: async (what, n) => {
     const r = spawnSync(process.execPath, ['--expose-gc', path.join(root, 'bench/memory.mjs'), what, String(n)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`bench/memory.mjs ${what} failed: ${r.stderr}`);
@@ -50,11 +51,28 @@ const { results } = await runSuite({
   },
   loopDelay: () => {
     const h = monitorEventLoopDelay({ resolution: 1 });
+    // The young-generation collections meanwhile, which decide the p99.
+    let young = 0;
+    let longest = 0;
+    /** @param {PerformanceEntry[]} entries */
+    const count = (entries) => {
+      for (const e of entries) {
+        if (/** @type {any} */ (e).detail?.kind !== perfConstants.NODE_PERFORMANCE_GC_MINOR) continue;
+        young++;
+        longest = Math.max(longest, e.duration);
+      }
+    };
+    const observer = new PerformanceObserver((list) => count(list.getEntries()));
     return {
-      start: () => h.enable(),
+      start: () => {
+        observer.observe({ entryTypes: ['gc'] });
+        h.enable();
+      },
       stop: () => {
         h.disable();
-        return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, samples: h.count };
+        count(observer.takeRecords());
+        observer.disconnect();
+        return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, samples: h.count, youngCollections: { count: young, longestMs: longest } };
       },
     };
   },
