@@ -39,7 +39,7 @@ export const STACK = Object.freeze({
 /**
  * @typedef {import('./wasm-binary.mjs').FuncType} FuncType
  * @typedef {{ module: string, name: string, kind: string, type?: FuncType }} ImportDesc
- * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ExportDesc
+ * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean }, table?: { element: string } }} ExportDesc
  *
  * @typedef {object} ProgramShape
  * @property {string[]} entries  entry names (without the prefix), in export order
@@ -77,6 +77,7 @@ export function describeProgram(module, bytes, context) {
     exports = WebAssembly.Module.exports(module).map((e) => ({ name: e.name, kind: e.kind }));
     for (const e of exports) {
       if (e.kind === 'global') e.global = probeGlobal(module, e.name);
+      if (e.kind === 'table') e.table = probeTable(module, e.name);
     }
   }
 
@@ -86,10 +87,23 @@ export function describeProgram(module, bytes, context) {
 
   const sections = WebAssembly.Module.customSections(module, 'snail.abi');
   if (sections.length) {
-    const version = new TextDecoder().decode(sections[0]).trim();
+    const version = new TextDecoder().decode(sections[0]);
     if (version !== ABI_VERSION) {
-      problems.push(`it was built for snail-core ABI version ${version}; this runtime implements version ${ABI_VERSION}`);
+      problems.push(/^\d+$/.test(version)
+        ? `it was built for snail-core ABI version ${version}; this runtime implements version ${ABI_VERSION}`
+        : `its snail.abi section reads ${JSON.stringify(version)}; it must be the ABI version as text, exactly "${ABI_VERSION}" for this runtime`);
     }
+  }
+
+  const init = byName.get('_initialize');
+  if (init && init.kind !== 'function') problems.push(`its "_initialize" export is a ${init.kind}; it is a function of type (func)`);
+  else if (init?.type && !sameType(init.type, { params: [], results: [] })) {
+    problems.push(`its "_initialize" has type ${formatFuncType(init.type)}; expected (func)`);
+  }
+  const alloc = byName.get('snail.alloc');
+  if (alloc && alloc.kind !== 'function') problems.push(`its "snail.alloc" export is a ${alloc.kind}; it is a function of type (func (param i32) (result i32))`);
+  else if (alloc?.type && !sameType(alloc.type, { params: ['i32'], results: ['i32'] })) {
+    problems.push(`its "snail.alloc" has type ${formatFuncType(alloc.type)}; expected (func (param i32) (result i32))`);
   }
 
   for (const imp of imports) {
@@ -169,6 +183,11 @@ export function describeProgram(module, bytes, context) {
 
   const tableExport = byName.get('__indirect_function_table');
   const table = tableExport?.kind === 'table';
+  if (tableExport && !table) problems.push(`its "__indirect_function_table" export is a ${tableExport.kind}; it is a table of funcref`);
+  else if (tableExport?.table && tableExport.table.element !== 'funcref') {
+    const what = tableExport.table.element === 'unknown' ? 'not a table of funcref' : `a table of ${tableExport.table.element}`;
+    problems.push(`its "__indirect_function_table" is ${what}; it must be a table of funcref, in which snail.dispatch finds entries`);
+  }
   const dispatches = imports.some((i) => i.module === 'snail' && i.name === 'dispatch');
   if (context.sideModule) {
     // A loaded module's pointers (functions, data) are the program's: the
@@ -192,7 +211,7 @@ export function describeProgram(module, bytes, context) {
     problems.push(`it imports host services (${services.join(', ')}) but does not export its memory as "memory"`);
   }
   const allocating = services.filter((n) => ALLOCATING_IMPORTS.includes(n));
-  if (allocating.length && byName.get('snail.alloc')?.kind !== 'function') {
+  if (allocating.length && !alloc) {
     problems.push(`it imports ${allocating.join(', ')}, which deliver values in its memory, but does not export "snail.alloc" (func (param i32) (result i32))`);
   }
 
@@ -227,6 +246,22 @@ function probeGlobal(module, name) {
     }
   }
   return { type: 'unknown', mutable: false };
+}
+
+/**
+ * Finds the element type of an exported table of a module whose bytes are
+ * unknown, by linking it into a tiny module that imports a table of funcref.
+ * @param {WebAssembly.Module} module @param {string} name
+ */
+function probeTable(module, name) {
+  const value = probeInstance(module).exports[name];
+  try {
+    // (module (import "m" "t" (table 0 funcref)))
+    new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 2, 9, 1, 1, 0x6d, 1, 0x74, 1, 0x70, 0, 0])), { m: { t: value } });
+    return { element: 'funcref' };
+  } catch {
+    return { element: 'unknown' };
+  }
 }
 
 const probeInstances = new WeakMap();

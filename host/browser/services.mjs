@@ -225,10 +225,15 @@ export class ProgramMemory {
   deliver(out, data) {
     if (out === 0) return Status.ok;
     if (!this.memory || !this.alloc) return Status.failed;
+    if (out + 8 > this.memory.buffer.byteLength) return Status.invalid;
     const ptr = data.length === 0 ? 0 : this.alloc(data.length) >>> 0;
     if (data.length !== 0 && ptr === 0) return Status.failed;
+    // Read after the allocation, which may have grown the memory.
     const buffer = this.memory.buffer;
-    if (out + 8 > buffer.byteLength) return Status.invalid;
+    if (ptr + data.length > buffer.byteLength) {
+      // The program's allocator is broken: a bug in the program, like a trap.
+      throw new RangeError(`snail.alloc(${data.length}) returned ${ptr}, but bytes ${ptr}..${ptr + data.length} are outside the program's memory (${buffer.byteLength} bytes); the value could not be delivered`);
+    }
     new Uint8Array(buffer, ptr, data.length).set(data);
     const view = new DataView(buffer);
     view.setUint32(out, ptr, true);

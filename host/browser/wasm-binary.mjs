@@ -15,7 +15,7 @@ export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b,
 /**
  * @typedef {{ params: string[], results: string[] }} FuncType
  * @typedef {{ module: string, name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean } }} ImportInfo
- * @typedef {{ name: string, kind: string, index: number, type?: FuncType, global?: { type: string, mutable: boolean } }} ExportInfo
+ * @typedef {{ name: string, kind: string, index: number, type?: FuncType, global?: { type: string, mutable: boolean }, table?: { element: string } }} ExportInfo
  * @typedef {{ imports: ImportInfo[], exports: ExportInfo[], customSections: string[] }} ModuleInfo
  */
 
@@ -108,6 +108,8 @@ export function readModuleInfo(source) {
   const funcTypes = []; // type index of every function, imports first
   /** @type {{ type: string, mutable: boolean }[]} */
   const globals = []; // every global, imports first
+  /** @type {string[]} */
+  const tables = []; // the element type of every table, imports first
   /** @type {{ name: string, kind: string, index: number }[]} */
   const rawExports = [];
   /** @type {string[]} */
@@ -154,7 +156,7 @@ export function readModuleInfo(source) {
           funcTypes.push(t);
           info.type = types[t];
         } else if (kind === 1) {
-          r.valtype();
+          tables.push(r.valtype());
           r.limits();
         } else if (kind === 2) {
           r.limits();
@@ -171,6 +173,15 @@ export function readModuleInfo(source) {
       }
     } else if (id === SECTION.function) {
       for (let n = r.u32(); n > 0; n--) funcTypes.push(r.u32());
+    } else if (id === SECTION.table) {
+      for (let n = r.u32(); n > 0; n--) {
+        // 0x40 0x00: a table with an initialiser (function references).
+        const init = bytes[r.pos] === 0x40;
+        if (init) r.pos += 2;
+        tables.push(r.valtype());
+        r.limits();
+        if (init) r.skipConstExpr();
+      }
     } else if (id === SECTION.global) {
       for (let n = r.u32(); n > 0; n--) {
         const type = r.valtype();
@@ -193,6 +204,7 @@ export function readModuleInfo(source) {
     const info = { name, kind, index };
     if (kind === 'function') info.type = types[funcTypes[index]];
     if (kind === 'global') info.global = globals[index];
+    if (kind === 'table') info.table = { element: tables[index] };
     return info;
   });
   return { imports, exports, customSections: customs };

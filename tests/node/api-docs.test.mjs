@@ -166,3 +166,18 @@ test('guide: its_program_and_cmake_project_are_the_example_the_package_ships', (
   assert.equal(block('js').length, 1);
   assert.equal(block('html').length, 1);
 });
+
+test('api docs: every error code snail-core throws is in the SnailError table of docs/api.md, and no other', () => {
+  /** @param {string} dir @returns {string[]} */
+  const sources = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : e.name.endsWith('.mjs') ? [p] : [];
+  });
+  const thrown = new Set(sources(path.join(root, 'host')).flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(/code: '(ERR_[A-Z_]+)'/g)].map((m) => m[1])));
+  const api = fs.readFileSync(path.join(root, 'docs/api.md'), 'utf8');
+  const table = api.slice(api.indexOf('### `SnailError`'), api.indexOf('### `AbiError`'));
+  const documented = new Set([...table.matchAll(/^\| `(ERR_[A-Z_]+)` \|/gm)].map((m) => m[1]));
+  assert.ok(thrown.size > 10, `found ${thrown.size} codes in host/`);
+  assert.deepEqual([...thrown].filter((c) => !documented.has(c)).sort(), [], 'thrown but not documented');
+  assert.deepEqual([...documented].filter((c) => !thrown.has(c)).sort(), [], 'documented but never thrown');
+});

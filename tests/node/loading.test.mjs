@@ -183,6 +183,78 @@ test('abi: another_abi_version_is_refused', async () => {
   });
 });
 
+test('abi: the_abi_section_must_read_exactly_the_version', async () => {
+  const bytes = wat(`(module ${ENTRY})`);
+  const name = new TextEncoder().encode('snail.abi');
+  const withText = (/** @type {string} */ text) => {
+    const content = new TextEncoder().encode(text);
+    return new Uint8Array([...bytes, 0, 1 + name.length + content.length, name.length, ...name, ...content]);
+  };
+  await Runtime.load(withText('1'), { name: 'v1.wasm' });
+  await assert.rejects(Runtime.load(withText('1\n'), { name: 'v1nl.wasm' }), (e) => {
+    assert.ok(e instanceof AbiError);
+    assert.match(e.message, /its snail\.abi section reads "1\\n"; it must be the ABI version as text, exactly "1" for this runtime/);
+    return true;
+  });
+});
+
+test('abi: the_initialiser_the_allocator_and_the_function_table_must_have_their_abi_types', async () => {
+  const expected = [
+    'its "_initialize" has type (func (param i32)); expected (func)',
+    'its "snail.alloc" has type (func (param i32)); expected (func (param i32) (result i32))',
+    'its "__indirect_function_table" is a table of externref; it must be a table of funcref, in which snail.dispatch finds entries',
+  ];
+  const body = `
+    (import "snail" "dispatch" (func (param i32 i32 i32) (result i32)))
+    (table (export "__indirect_function_table") 1 externref)
+    (func (export "_initialize") (param i32))
+    (func (export "snail.alloc") (param i32))
+    ${ENTRY}`;
+  assert.deepEqual(await abiProblems(body), expected);
+  // From a WebAssembly.Module alone (no bytes to read), the same problems.
+  await assert.rejects(Runtime.load(new WebAssembly.Module(wat(`(module ${body})`)), { name: 'bad.wasm' }), (e) => {
+    assert.ok(e instanceof AbiError);
+    assert.match(e.message, /"__indirect_function_table" is not a table of funcref; it must be a table of funcref/);
+    return true;
+  });
+  assert.deepEqual(await abiProblems(`
+    (global (export "_initialize") i32 (i32.const 0))
+    (global (export "snail.alloc") i32 (i32.const 0))
+    (memory (export "__indirect_function_table") 1)
+    ${ENTRY}`), [
+    'its "_initialize" export is a global; it is a function of type (func)',
+    'its "snail.alloc" export is a global; it is a function of type (func (param i32) (result i32))',
+    'its "__indirect_function_table" export is a memory; it is a table of funcref',
+  ]);
+});
+
+test('abi: a_value_snail_alloc_has_no_room_for_fails_the_service_or_the_task_clearly', async () => {
+  // main(mode) stores 11 bytes and reads them back through the out cell at
+  // 64 (filled with 0xff beforehand); snail.alloc returns 0 in mode 0 and an
+  // address 6 bytes short of the memory's end in mode 1.
+  const rt = await Runtime.load(wat(`(module
+    (import "snail" "storage_put" (func $put (param i32 i32 i32 i32 i32 i32) (result i32)))
+    (import "snail" "storage_get" (func $get (param i32 i32 i32 i32 i32) (result i32)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "sk")
+    (data (i32.const 16) "hello world")
+    (data (i32.const 64) "\\ff\\ff\\ff\\ff\\ff\\ff\\ff\\ff")
+    (global $mode (mut i32) (i32.const 0))
+    (func (export "snail.alloc") (param i32) (result i32)
+      (if (result i32) (global.get $mode) (then (i32.const 65530)) (else (i32.const 0))))
+    (func (export "snail.entry.main") (param $mode i32) (result i32)
+      (global.set $mode (local.get $mode))
+      (drop (call $put (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 1) (i32.const 16) (i32.const 11)))
+      (call $get (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 1) (i32.const 64))))`), { name: 'alloc.wasm' });
+  const cell = () => [...new Uint32Array(/** @type {WebAssembly.Memory} */ (rt.instance.exports.memory).buffer, 64, 2)];
+  assert.equal(await rt.dispatch('main', 0).result, 2, 'out of memory: the service returns failed');
+  assert.deepEqual(cell(), [0xffffffff, 0xffffffff], 'and leaves the out cell as it was');
+  const broken = rt.dispatch('main', 1);
+  await assert.rejects(broken.result, /snail\.alloc\(11\) returned 65530, but bytes 65530\.\.65541 are outside the program's memory \(65536 bytes\)/);
+  assert.equal(broken.state, 'failed');
+  await rt.close();
+});
+
 test('abi: the_imports_option_cannot_replace_the_runtime_modules', async () => {
   await assert.rejects(Runtime.load(program('hello'), { imports: { snail: {} } }), (e) => e.code === 'ERR_OPTION' && /may not provide module "snail"/.test(e.message));
 });
