@@ -107,6 +107,10 @@ export function adapter(signal, start) {
         cleanups.push(() => { armed.listeners--; });
       },
       timer(fn, ms) {
+        // Checked before the operation is under way: a wrong call would
+        // otherwise throw from the event loop, where nothing catches it.
+        if (typeof fn !== 'function') throw new TypeError(`timer(callback, ms): the callback must be a function, got ${typeof fn}`);
+        if (!(typeof ms === 'number' && ms >= 0)) throw new RangeError(`timer(callback, ms): the delay must be a number of milliseconds >= 0, got ${String(ms)}`);
         if (done) return;
         let fired = false;
         const id = setTimeout(() => {

@@ -365,8 +365,10 @@ export class Bridge {
    * The import object for a module the embedder provides; fields declared with
    * suspend() become suspending imports.
    * @param {string} moduleName @param {Record<string, unknown>} fields
+   * @param {(module: string, name: string) => import('./wasm-binary.mjs').FuncType | undefined} [typeOf]  the type the
+   *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
    */
-  userImports(moduleName, fields) {
+  userImports(moduleName, fields, typeOf = () => undefined) {
     /** @type {Record<string, unknown>} */
     const out = {};
     for (const [name, value] of Object.entries(fields)) {
@@ -379,8 +381,19 @@ export class Bridge {
         continue;
       }
       const { operation, discard, options } = value;
-      const cancelled = options.cancelled ?? Status.cancelled;
-      const failed = options.failed ?? Status.failed;
+      const result = typeOf(moduleName, name)?.results[0];
+      // The default statuses as the import's result type has them.
+      const status = (/** @type {number} */ s) => (result === 'i64' ? BigInt(s) : s);
+      const cancelled = options.cancelled ?? status(Status.cancelled);
+      const failed = options.failed ?? status(Status.failed);
+      for (const [option, v] of /** @type {const} */ ([['cancelled', cancelled], ['failed', failed]])) {
+        const fits = v === REJECT || result === undefined || result === 'externref' || result === 'funcref'
+          || (result === 'i64' ? typeof v === 'bigint' : typeof v === 'number');
+        if (!fits) {
+          const want = result === 'i64' ? 'a BigInt' : 'a number';
+          throw new SnailError(`suspend() option ${option} of ${label} is ${typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`}, but ${label} returns ${result}: give ${want}, or 'reject' to throw into the task`, { code: 'ERR_OPTION' });
+        }
+      }
       /** @param {unknown} p */
       const promised = (p) => {
         if (!isThenable(p)) {

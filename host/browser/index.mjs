@@ -62,9 +62,13 @@ export function suspend(operation, discard, options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new SnailError('the options of suspend() must be an object', { code: 'ERR_ARG' });
   }
-  for (const key of Object.keys(options)) {
+  for (const [key, value] of Object.entries(options)) {
     if (key !== 'cancelled' && key !== 'failed') {
       throw new SnailError(`suspend() has no option "${key}"; its options are cancelled and failed`, { code: 'ERR_ARG' });
+    }
+    // A misspelt 'reject' would reach Wasm as 0 (ok) for a numeric result.
+    if (typeof value === 'string' && value !== 'reject') {
+      throw new SnailError(`suspend() option ${key} is ${JSON.stringify(value)}: give the value Wasm receives (a number, a BigInt for i64) or 'reject'`, { code: 'ERR_ARG' });
     }
   }
   return new SuspendingImport(operation, discard ?? undefined, options);
@@ -79,6 +83,72 @@ const RUNTIME_OPTIONS = Object.freeze([
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
   'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace',
 ]);
+
+/** What each option of Runtime.load() must be, where its type alone decides. */
+const OPTION_KINDS = Object.freeze({
+  name: 'a string',
+  args: 'an array of strings',
+  env: 'an object of strings',
+  stdout: 'a function',
+  stderr: 'a function',
+  imports: 'an object of objects',
+  macrotask: 'a function',
+  now: 'a function',
+  trace: 'a function',
+  checkInvariants: 'a boolean',
+  directWaits: 'a boolean',
+  services: 'an object',
+  permissions: 'an object',
+  modules: 'a function or an object',
+  // emscripten is checked where it is adopted, with what emcc makes in mind.
+});
+
+/** @param {unknown} v */
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** @type {Record<string, (v: unknown) => boolean>} */
+const IS_KIND = {
+  'a string': (v) => typeof v === 'string',
+  'an array of strings': (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+  'an object of strings': (v) => isObject(v) && Object.values(/** @type {object} */ (v)).every((x) => typeof x === 'string'),
+  'a function': (v) => typeof v === 'function',
+  'an object of objects': (v) => isObject(v) && Object.values(/** @type {object} */ (v)).every(isObject),
+  'a boolean': (v) => typeof v === 'boolean',
+  'an object': isObject,
+  'a function or an object': (v) => typeof v === 'function' || isObject(v),
+};
+
+/**
+ * Refuses options a method does not have: a misspelt one (`timout`) would
+ * otherwise be ignored without a word.
+ * @param {string} method @param {unknown} options @param {string[]} names
+ */
+function checkOptionKeys(method, options, names) {
+  if (options === null || typeof options !== 'object') {
+    throw new SnailError(`the options of ${method} must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_ARG' });
+  }
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) throw new SnailError(`${method} has no option "${key}"; its options are ${names.join(', ')}`, { code: 'ERR_ARG' });
+  }
+}
+
+/**
+ * Refuses an option of the wrong type at load time, before it could fail
+ * later, far from its cause. Numeric options are checked where they are used.
+ * @param {Record<string, unknown>} options
+ */
+function checkOptionTypes(options) {
+  for (const [key, kind] of Object.entries(OPTION_KINDS)) {
+    const value = options[key];
+    if (value === undefined || IS_KIND[kind](value)) continue;
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' || typeof value === 'function' ? `a ${typeof value}` : `${typeof value} ${String(value)}`;
+    throw new SnailError(`option ${key} must be ${kind}, got ${got}`, { code: 'ERR_OPTION' });
+  }
+  const { maxEntered, hardMaxEntered } = options;
+  if (typeof maxEntered === 'number' && typeof hardMaxEntered === 'number' && maxEntered > hardMaxEntered) {
+    throw new SnailError(`option maxEntered (${maxEntered}) is above hardMaxEntered (${hardMaxEntered}); the soft bound must not exceed the hard one`, { code: 'ERR_OPTION' });
+  }
+}
 
 /**
  * @typedef {import('./program.mjs').ProgramSource} ProgramSource
@@ -157,6 +227,7 @@ export class Runtime {
         throw new SnailError(`Runtime.load() has no option "${key}"; its options are ${RUNTIME_OPTIONS.join(', ')}`, { code: 'ERR_OPTION' });
       }
     }
+    checkOptionTypes(options);
     const stackSize = options.stackSize ?? DEFAULT_STACK_SIZE;
     if (!Number.isInteger(stackSize) || stackSize < 1024 || stackSize > 64 * 1024 * 1024) {
       throw new SnailError(`option stackSize must be an integer between 1024 and 67108864 bytes, got ${String(options.stackSize)}`, { code: 'ERR_OPTION' });
@@ -204,7 +275,8 @@ export class Runtime {
     const wasiNames = shape.imports.filter((i) => i.module === 'wasi_snapshot_preview1').map((i) => i.name);
     /** @type {Record<string, Record<string, unknown>>} */
     const prepared = {};
-    for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields);
+    const importType = (/** @type {string} */ m, /** @type {string} */ n) => shape.imports.find((i) => i.module === m && i.name === n && i.kind === 'function')?.type;
+    for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields, importType);
     const memory = new ProgramMemory();
     const events = new EventRegistry();
     /** @type {ModuleLoader | null} */
@@ -306,6 +378,10 @@ export class Runtime {
   async loadModule(source, options = {}) {
     this.bridge.refuseReentry('rt.loadModule()');
     if (this.closed) throw new SnailError(`cannot load a module: the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
+    checkOptionKeys('rt.loadModule()', options, ['name']);
+    if (options.name !== undefined && typeof options.name !== 'string') {
+      throw new SnailError(`rt.loadModule(): option name must be a string, got ${typeof options.name}`, { code: 'ERR_ARG' });
+    }
     const name = options.name ?? sourceName(source);
     const record = await this.loader.load(source, name);
     return Object.freeze({ handle: record.handle, name: record.name, exports: record.instance.exports, handlers: Object.freeze([...record.handlers]) });
@@ -389,6 +465,7 @@ export class Runtime {
    */
   async close(options = {}) {
     this.bridge.refuseReentry('rt.close()');
+    checkOptionKeys('close()', options, ['timeout']);
     const { timeout } = options;
     if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
       throw new SnailError(`close(): timeout must be a number of milliseconds >= 0, got ${String(timeout)}`, { code: 'ERR_ARG' });

@@ -78,6 +78,10 @@ export class GrantedFiles {
     const cwd = options.cwd ?? process.cwd();
     /** @type {Grant[]} */
     this.grants = [];
+    if (!Array.isArray(dirs)) {
+      // A string would be granted letter by letter.
+      throw new SnailError(`the granted directories must be a list (of paths or { path, as }), got ${typeof dirs === 'string' ? JSON.stringify(dirs) : typeof dirs}; write dirs: [${typeof dirs === 'string' ? JSON.stringify(dirs) : '...'}]`, { code: 'ERR_OPTION' });
+    }
     for (const d of dirs) {
       const hostPath = typeof d === 'string' ? d : d?.path;
       if (typeof hostPath !== 'string' || hostPath === '') {

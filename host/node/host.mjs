@@ -35,6 +35,9 @@ import { DirectoryStorage } from './storage.mjs';
  */
 export function nodeHost(options = {}) {
   const known = ['dirs', 'allowNet', 'env', 'storageDir', 'stdin', 'cwd'];
+  if (options === null || typeof options !== 'object') {
+    throw new SnailError(`the options of nodeHost() must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_OPTION' });
+  }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw new SnailError(`nodeHost() has no option "${key}"; its options are ${known.join(', ')}`, { code: 'ERR_OPTION' });
   }

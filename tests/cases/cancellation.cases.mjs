@@ -116,6 +116,12 @@ export const cases = [
       assert.deepEqual(pairs(events, EV.op), [[7, Status.cancelled], [7, Status.cancelled]], 'Wasm never saw 42');
       assert.equal(rt.stats().disposed, 1);
       assert.equal(t.state, 'cancelled');
+      // Its entry returned all the same (the status of its first wait): the
+      // value is there, and the result still rejects with the cancellation.
+      assert.equal(t.value, Status.cancelled);
+      let rejected = null;
+      await t.result.catch((e) => { rejected = e; });
+      assert.ok(rejected instanceof CancelledError, `the result rejected with ${rejected}`);
       await rt.close();
       assertQuiet(rt);
     },

@@ -63,6 +63,18 @@ test('adapters: an_exception_in_start_rejects_and_cleans_up', async () => {
   assert.equal(armed.listeners, 0);
 });
 
+test('adapters: the_timer_control_takes_the_callback_first_and_refuses_anything_else_at_once', async () => {
+  // timer(200, fn), the order of the timer() adapter, used to throw from the
+  // event loop (fn is not a function) and end the process.
+  await assert.rejects(adapter(new AbortController().signal, ({ timer: arm }) => { /** @type {any} */ (arm)(200, () => {}); }),
+    (e) => e instanceof TypeError && /^timer\(callback, ms\): the callback must be a function, got number$/.test(e.message));
+  await assert.rejects(adapter(new AbortController().signal, ({ timer: arm }) => { arm(() => {}, -1); }),
+    (e) => e instanceof RangeError && /the delay must be a number of milliseconds >= 0, got -1/.test(e.message));
+  assert.equal(armed.timers, 0);
+  assert.equal(await adapter(new AbortController().signal, ({ resolve, timer: arm }) => { arm(() => resolve('fired'), 1); }), 'fired');
+  assert.equal(armed.timers, 0);
+});
+
 test('adapters: timer_rejects_bad_delays_and_re_arms_long_ones', async () => {
   await assert.rejects(timer(new AbortController().signal, -1), RangeError);
   await assert.rejects(timer(new AbortController().signal, Number.NaN), RangeError);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { AbiError, Runtime, SnailError } from '../../host/browser/index.mjs';
+import { AbiError, Runtime, SnailError, suspend } from '../../host/browser/index.mjs';
 import { program, sink } from './helpers.mjs';
 import { wat } from './wat.mjs';
 
@@ -299,6 +299,65 @@ test('api: load_refuses_an_option_it_does_not_know_and_names_the_ones_it_does', 
   });
   assert.equal(await rt.dispatch('main').result, 0);
   await rt.close();
+});
+
+test('api: load_refuses_options_of_the_wrong_type_before_anything_runs', async () => {
+  // Each of these used to be accepted, and then hung the scheduler, failed a
+  // task with an unrelated TypeError, or was silently ignored.
+  /** @type {[string, unknown, RegExp][]} */
+  const cases = [
+    ['macrotask', 1, /^option macrotask must be a function, got number 1$/],
+    ['now', 2, /^option now must be a function, got number 2$/],
+    ['stdout', 42, /^option stdout must be a function, got number 42$/],
+    ['trace', 'yes', /^option trace must be a function, got "yes"$/],
+    ['imports', 5, /^option imports must be an object of objects, got number 5$/],
+    ['imports', { env: 3 }, /^option imports must be an object of objects, got an object$|^option imports must be an object of objects, got a object$/],
+    ['args', 'x', /^option args must be an array of strings, got "x"$/],
+    ['env', 7, /^option env must be an object of strings, got number 7$/],
+    ['name', 17, /^option name must be a string, got number 17$/],
+    ['checkInvariants', 'yes', /^option checkInvariants must be a boolean, got "yes"$/],
+    ['directWaits', 'x', /^option directWaits must be a boolean, got "x"$/],
+    ['modules', 3, /^option modules must be a function or an object, got number 3$/],
+  ];
+  for (const [key, value, message] of cases) {
+    await assert.rejects(Runtime.load(program('hello'), /** @type {any} */ ({ [key]: value })), (e) => {
+      assert.equal(e.code, 'ERR_OPTION', `${key}: ${e.message}`);
+      assert.match(e.message, message);
+      return true;
+    }, `option ${key} = ${String(value)}`);
+  }
+  await assert.rejects(Runtime.load(program('hello'), { maxEntered: 50, hardMaxEntered: 9 }), (e) => e.code === 'ERR_OPTION' && /maxEntered \(50\) is above hardMaxEntered \(9\)/.test(e.message));
+});
+
+test('api: close_and_load_module_refuse_options_they_do_not_have', async () => {
+  const rt = await Runtime.load(program('hello'), { stdout: () => {} });
+  await assert.rejects(rt.loadModule(program('hello'), /** @type {any} */ ({ nmae: 'x' })), (e) => e.code === 'ERR_ARG' && /^rt\.loadModule\(\) has no option "nmae"; its options are name$/.test(e.message));
+  await assert.rejects(rt.close(/** @type {any} */ ({ timout: 100 })), (e) => e.code === 'ERR_ARG' && /^close\(\) has no option "timout"; its options are timeout$/.test(e.message));
+  // The refused close() did not close the runtime.
+  assert.equal(await rt.dispatch('main').result, 0);
+  await rt.close();
+});
+
+test('api: suspend_refuses_a_cancelled_or_failed_value_wasm_could_mistake_for_a_result', async () => {
+  // 'rejected' (for 'reject') would reach an i32 import as 0, the status ok.
+  assert.throws(() => suspend(async () => 1, undefined, /** @type {any} */ ({ cancelled: 'rejected' })), (e) => e.code === 'ERR_ARG' && /option cancelled is "rejected": give the value Wasm receives/.test(e.message));
+  // A number where the import returns i64, or a BigInt where it returns i32,
+  // is refused when the program's import types are known.
+  const body = (type) => `(module
+    (import "env" "op" (func $op (result ${type})))
+    (func (export "snail.entry.main") (param i32) (result i32) (drop (call $op)) (i32.const 0)))`;
+  await assert.rejects(Runtime.load(wat(body('i64')), { name: 'i64.wasm', imports: { env: { op: suspend(async () => 1n, undefined, { failed: -1 }) } } }),
+    (e) => e.code === 'ERR_OPTION' && /^suspend\(\) option failed of env\.op is number -1, but env\.op returns i64: give a BigInt, or 'reject' to throw into the task$/.test(e.message));
+  await assert.rejects(Runtime.load(wat(body('i32')), { name: 'i32.wasm', imports: { env: { op: suspend(async () => 1, undefined, { cancelled: -1n }) } } }),
+    (e) => e.code === 'ERR_OPTION' && /option cancelled of env\.op is bigint -1, but env\.op returns i32: give a number/.test(e.message));
+  const rt = await Runtime.load(wat(body('i64')), { name: 'i64.wasm', imports: { env: { op: suspend(async () => 1n, undefined, { failed: -1n, cancelled: 'reject' }) } } });
+  await rt.close();
+  // The default statuses reach an i64 import as BigInts: failed is 2n.
+  const wide = await Runtime.load(wat(`(module
+    (import "env" "op" (func $op (result i64)))
+    (func (export "snail.entry.main") (param i32) (result i32) (i32.wrap_i64 (call $op))))`), { name: 'wide.wasm', imports: { env: { op: suspend(async () => { throw new Error('no'); }) } } });
+  assert.equal(await wide.dispatch('main').result, 2);
+  await wide.close();
 });
 
 test('api: the_trace_option_reports_every_task_event_in_order', async () => {

@@ -199,6 +199,12 @@ test('node files: program_paths_map_to_grants_by_their_guest_names_longest_first
   assert.throws(() => new GrantedFiles(['secret.txt'], { cwd: root }), /it is not a directory/);
 });
 
+test('node files: a_grant_that_is_not_a_list_is_refused_not_split_into_letters', () => {
+  // dirs: 'data' used to grant the directories d, a and t.
+  assert.throws(() => nodeHost(/** @type {any} */ ({ dirs: 'data' })), (e) => e.code === 'ERR_OPTION' && /^the granted directories must be a list \(of paths or \{ path, as \}\), got "data"; write dirs: \["data"\]$/.test(e.message));
+  assert.throws(() => nodeHost(/** @type {any} */ (null)), (e) => e.code === 'ERR_OPTION' && /must be an object, got null/.test(e.message));
+});
+
 test('node files: missing_files_are_not_found_and_directories_are_failed', async () => {
   assert.deepEqual(await read('data/missing.txt'), [Status.not_found, 'read not_found 0 []\n']);
   assert.deepEqual(await write('data/no-such-dir/x.txt', 'x'), [Status.not_found, 'write not_found\n']);
