@@ -154,7 +154,18 @@ class CliError extends Error {
  * @returns {Command}
  */
 function parseCommand(argv) {
-  const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const { tokens = [] } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  // --help wins over every other argument before the first "--" (the
+  // program's own arguments follow it), mistakes included: whoever wrote them
+  // may be asking for help about them. "--entry --help" asks for help too,
+  // although util.parseArgs takes --help as the value of --entry there. No
+  // option takes "--" as its value, so the first "--" always ends the options.
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  if (options.some((arg) => arg === '--help' || arg === '-h')
+      || tokens.some((token) => token.kind === 'option' && token.name === 'help' && token.index < options.length)) {
+    return { name: 'help' };
+  }
   /** @type {string[]} */
   const positionals = [];
   /** @type {string[]} */
@@ -164,7 +175,7 @@ function parseCommand(argv) {
   /** @type {string[]} */
   const given = [];
   let terminated = false;
-  for (const token of tokens ?? []) {
+  for (const token of tokens) {
     if (token.kind === 'option-terminator') {
       terminated = true;
     } else if (token.kind === 'positional') {
@@ -197,7 +208,6 @@ function parseCommand(argv) {
     }
   }
 
-  if (values.help) return { name: 'help' };
   if (values.version) return { name: 'version' };
   if (positionals.length === 0) {
     if (given.length > 0 || programArgs.length > 0) {

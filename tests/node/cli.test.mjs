@@ -112,10 +112,32 @@ test('cli: help_prints_the_usage_commands_and_exit_codes_on_stdout', async () =>
     assert.match(r.stdout, /^ {2}demo /m);
     for (const code of [0, 1, 2, 130]) assert.match(r.stdout, new RegExp(`^ {2}${code} +\\S`, 'm'), `exit code ${code} is documented`);
   }
-  // Help wins over a command.
-  const r = await runCli(['run', 'missing.wasm', '--help']);
-  assert.equal(r.code, 0);
-  assert.match(r.stdout, /^Usage:/);
+});
+
+test('cli: help_wins_over_every_other_argument_before_the_terminator', async () => {
+  const help = (await runCli(['--help'])).stdout;
+  for (const args of [
+    ['run', 'missing.wasm', '--help'],
+    ['run', 'app.wasm', '--bogus', '--help'],
+    ['--help', '--bogus'],
+    ['-h', 'launch', 'a', 'b'],
+    ['inspect', '--stats', '-h'],
+    ['run', 'app.wasm', '--arg', 'seven', '--entry', '--help'],
+    ['-vh'],
+    ['--version', '--help'],
+    ['run', 'app.wasm', '--help', '--', '--bogus'],
+  ]) {
+    const r = await runCli(args);
+    assert.deepEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr }, { code: 0, stdout: help, stderr: '' }, args.join(' '));
+  }
+  // After -- the arguments are the program's: a --help there is not the command's.
+  const r = await runCli(['run', files.fixture, '--entry', 'argc', '--', '--help', '-h']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(r.stdout, '');
+  // Nor does it excuse a mistake before the --.
+  const bad = await runCli(['--bogus', '--', '--help']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^snail-core: unknown option --bogus\n/);
 });
 
 test('cli: version_prints_the_package_version', async () => {
