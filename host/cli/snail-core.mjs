@@ -86,16 +86,22 @@ Ctrl-C cancels every live task and waits until they have unwound (C++
 destructors run); a second Ctrl-C ends the process at once.
 
 Exit codes:
-  0     the entry returned 0; inspect: the module follows the ABI
-  1     the entry task failed (it trapped or threw), or the program failed
-        during its initialisation; inspect: the module does not follow the ABI
-  2     bad usage or bad input: an unknown option, a missing file, bytes that
-        are not WebAssembly, an entry the module does not have, a module that
-        does not follow the snail-core ABI, or a Node without JSPI
-  70    an internal error of snail-core (a bug: please report it)
-  130   interrupted (Ctrl-C): the live tasks were cancelled
-  any other code is the entry's return value, modulo 256: run exits with
-  (value & 255), so a program can also return 1, 2 or 130 itself
+  0     the entry returned 0 (inspect: the module follows the ABI)
+  1     the entry task failed: it trapped, or an import threw into it; or the
+        program failed during its initialisation (inspect: the module does
+        not follow the ABI)
+  2     bad usage or bad input: an unknown option, a missing or unreadable
+        file, bytes that are not WebAssembly, an entry the module does not
+        have, a module that does not follow the ABI or needs user imports, a
+        trace file that cannot be written, a Node without JSPI (inspect: the
+        file cannot be read or is not WebAssembly)
+  70    an internal error of snail-core: a bug, reported with its stack;
+        please report it
+  130   interrupted by Ctrl-C (SIGINT)
+  141   standard output was closed by its reader (snail-core run app.wasm |
+        head): the command stops without a message
+  other the entry's return value modulo 256 (value & 255): a program may
+        return 1, 2 or 130 itself
 
 Needs Node 25 or newer; Node 24 is re-run with --experimental-wasm-jspi.
 `;

@@ -143,17 +143,34 @@ test('api docs: the_members_of_runtime_and_task_are_documented_and_exist', () =>
   }
 });
 
-test('cli docs: every_option_and_exit_code_of_the_command_is_in_cli_md', () => {
+test('cli docs: every_option_of_the_help_is_in_cli_md_and_the_help_gives_every_exit_code_and_reason_of_cli_md', () => {
   const help = spawnSync(process.execPath, [path.join(root, 'host/cli/snail-core.mjs'), '--help'], { encoding: 'utf8' }).stdout;
   const cliText = fs.readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
   const options = [...new Set([...help.matchAll(/(?<![\w-])(--[a-z][\w-]*|-[a-z])\b/g)].map((m) => m[1]))];
   assert.ok(options.length >= 8, options.join(' '));
   const missing = options.filter((o) => !cliText.includes(`\`${o}`) && !cliText.includes(` ${o} `));
   assert.deepEqual(missing, [], 'options of --help that docs/cli.md does not mention');
-  const codes = [...help.slice(help.indexOf('Exit codes:')).matchAll(/^ {2}(\d+) /gm)].map((m) => m[1]);
-  assert.deepEqual(codes, ['0', '1', '2', '70', '130']);
+  // The exit codes of --help are the rows of cli.md's exit status table, each
+  // with every reason the table gives, word for word: markdown, line breaks
+  // and indentation aside.
+  const words = (/** @type {string} */ text) => text.replace(/\\\|/g, '|').replace(/`/g, '').replace(/\s+/g, ' ').trim();
+  /** @type {Record<string, string>} */
+  const helpCodes = {};
+  let code = '';
+  for (const line of help.slice(help.indexOf('\nExit codes:\n') + 1).split('\n').slice(1)) {
+    const row = /^ {2}(\d+|other) +(\S.*)$/.exec(line);
+    if (row) {
+      code = row[1];
+      helpCodes[code] = row[2];
+    } else if (/^ {8}\S/.test(line) && code) helpCodes[code] += ` ${line}`;
+    else break;
+  }
   const table = cliText.slice(cliText.indexOf('### Exit status'));
-  for (const code of codes) assert.match(table, new RegExp(`^\\| ${code} \\|`, 'm'), `exit status ${code}`);
+  const docCodes = Object.fromEntries([...table.slice(0, table.indexOf('\n\n', table.indexOf('| ---'))).matchAll(/^\| (\d+|other) \| (.*) \|$/gm)]
+    .map((m) => [m[1], words(m[2])]));
+  assert.deepEqual(Object.keys(docCodes), ['0', '1', '2', '70', '130', '141', 'other']);
+  assert.deepEqual(Object.fromEntries(Object.entries(helpCodes).map(([c, text]) => [c, words(text)])), docCodes,
+    'the exit codes and reasons of --help and of the exit status table of docs/cli.md');
   for (const command of ['run', 'inspect', 'demo']) assert.match(cliText, new RegExp(`^## \`${command}\``, 'm'));
 });
 
