@@ -570,6 +570,15 @@ async function runProgram(command) {
         trace.close();
         fs.rmSync(trace.file, { force: true });
       }
+      const needs = error instanceof SnailError && /** @type {{ code?: string }} */ (error).code === 'ERR_ABI'
+        ? await userImportsOnly(file, SnailError)
+        : null;
+      if (needs) {
+        printError(`${needs.name} needs imports that snail-core run cannot provide: ${needs.imports.join(', ')}`, {
+          hint: 'run provides only the modules snail and wasi_snapshot_preview1; load the program from JavaScript with Runtime.load(file, { imports }), whose imports option provides the others (docs/api.md)',
+        });
+        return EXIT.usage;
+      }
       return reportRuntimeError(error, command, SnailError);
     }
     /** @type {import('../browser/index.mjs').Task | null} */
@@ -621,6 +630,30 @@ async function runProgram(command) {
     progress.stop();
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/**
+ * The user imports of a module that Runtime.load refused, when they are all
+ * that keeps run from running it: needing them is no breach of the ABI, and
+ * inspect's verdict, which assumes an embedder provides them, finds no
+ * problem. Their absence also makes a native disposer of one of them a
+ * problem for Runtime.load, which inspect's verdict sets aside too.
+ * @param {string} file @param {Function} SnailError
+ * @returns {Promise<{ name: string, imports: string[] } | null>}  null for a module with other problems
+ */
+async function userImportsOnly(file, SnailError) {
+  const { loadModule } = await import('../browser/program.mjs');
+  const { inspectModule } = await import('./inspect.mjs');
+  let result;
+  try {
+    result = inspectModule(await loadModule(file));
+  } catch (error) {
+    // The file changed since Runtime.load read it: its own error stands.
+    if (error instanceof SnailError) return null;
+    throw error;
+  }
+  if (!result.follows || result.user.length === 0) return null;
+  return { name: result.file, imports: result.user.map((u) => `${u.module}.${u.name}`) };
 }
 
 /**

@@ -172,6 +172,10 @@ test('cli docs: every_option_of_the_help_is_in_cli_md_and_the_help_gives_every_e
   assert.deepEqual(Object.fromEntries(Object.entries(helpCodes).map(([c, text]) => [c, words(text)])), docCodes,
     'the exit codes and reasons of --help and of the exit status table of docs/cli.md');
   for (const command of ['run', 'inspect', 'demo']) assert.match(cliText, new RegExp(`^## \`${command}\``, 'm'));
+  // The message cli.md shows for a program that needs user imports is the
+  // command's, as its golden case holds it.
+  const needsImports = fs.readFileSync(path.join(root, 'tests/cli/cases/run-needs-user-imports/stderr'), 'utf8');
+  assert.ok(cliText.includes(`\n\`\`\`\n${needsImports.replaceAll('needs-imports.wasm', 'app.wasm')}\`\`\`\n`), needsImports);
 });
 
 test('guide: its_program_and_cmake_project_are_the_example_the_package_ships', () => {
