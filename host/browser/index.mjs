@@ -141,7 +141,8 @@ function checkOptionTypes(options) {
   for (const [key, kind] of Object.entries(OPTION_KINDS)) {
     const value = options[key];
     if (value === undefined || IS_KIND[kind](value)) continue;
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' || typeof value === 'function' ? `a ${typeof value}` : `${typeof value} ${String(value)}`;
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
+      : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
     throw new SnailError(`option ${key} must be ${kind}, got ${got}`, { code: 'ERR_OPTION' });
   }
   const { maxEntered, hardMaxEntered } = options;
