@@ -4,7 +4,7 @@
 //   node --expose-gc bench/run.mjs [--quick] [--only GROUP[,GROUP...]] [--out FILE]
 //
 // --only runs some groups (control, switch, anatomy, start, fanout, asyncify,
-// memory, scale, fairness, cancellation), for working on one figure; the
+// memory, scale, fairness, collection, cancellation), for working on one figure; the
 // report wants a whole run.
 //
 // `npm run bench` builds first and runs this, then the same suite in Chromium.

@@ -23,7 +23,8 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  * @property {boolean} quick  fewer rounds and smaller sizes
  * @property {number[]} [fanoutBatches]  the fan-out batch sizes (default 64, 256 and 1,024)
  * @property {string[]} [only]  run only the groups named (control, switch, anatomy, start,
- *   fanout, asyncify, memory, scale, fairness, cancellation); all by default
+ *   fanout, asyncify, memory, scale, fairness, collection, cancellation); all by default
+ * @property {string[]} [skip]  leave out the groups named
  * @property {(line: string) => void} log  progress output
  */
 
@@ -109,7 +110,7 @@ function control(n) {
  */
 export async function runSuite(host) {
   const rounds = host.quick ? 5 : 15;
-  const want = (/** @type {string} */ group) => !host.only || host.only.length === 0 || host.only.includes(group);
+  const want = (/** @type {string} */ group) => !host.skip?.includes(group) && (!host.only || host.only.length === 0 || host.only.includes(group));
   /** @type {Result[]} */
   const results = [];
   const add = (/** @type {Result} */ r) => {
@@ -490,7 +491,8 @@ export async function runSuite(host) {
     add({ name: `fairness: event-loop delay while ${n.toLocaleString('en')} tasks churn (p99)`, unit: 'probe', subject: `p50 ${d.p50.toFixed(2)} ms, max ${d.max.toFixed(2)} ms, ${d.samples} samples${collections}`, value: { min: d.p50, median: d.p99, max: d.max }, scale: 'ms', goal: '<= 5 ms p99', counters: { yields: rt.stats().yields, samples: d.samples, ...(young ? { youngCollections: young.count } : {}) } });
     await rt.close();
   }
-  if (want('fairness') && host.minorGc) {
+  // --- 7b. collection: what a young-generation collection costs beside the suspended calls
+  if (want('collection') && host.minorGc) {
     // After the churning runtime is gone: a renderer that holds its memory
     // and this many more stacks at once crashes.
     host.gc?.();
