@@ -27,6 +27,22 @@ export const SNAIL_IMPORTS = Object.freeze({
   ...SERVICE_IMPORTS,
 });
 
+/**
+ * Imports of module "env" that the runtime itself provides: a standalone
+ * Emscripten module whose memory may grow (-sALLOW_MEMORY_GROWTH) tells its
+ * embedder through emscripten_notify_memory_growth, which needs no answer (the
+ * runtime reads the memory's buffer anew at every access).
+ * @type {Readonly<Record<string, { params: string[], results: string[] }>>}
+ */
+export const RUNTIME_ENV_IMPORTS = Object.freeze({
+  emscripten_notify_memory_growth: { params: ['i32'], results: [] },
+});
+
+/** Whether module `env`'s import `name` is one the runtime provides. @param {string} module @param {string} name */
+export function runtimeProvides(module, name) {
+  return module === 'env' && Object.hasOwn(RUNTIME_ENV_IMPORTS, name);
+}
+
 /** Exports that make up the stack registers. */
 export const STACK = Object.freeze({
   pointer: '__stack_pointer',
@@ -119,6 +135,10 @@ export function describeProgram(module, bytes, context) {
       }
     } else if (imp.module === 'wasi_snapshot_preview1') {
       if (imp.kind !== 'function') problems.push(`it imports ${where} as a ${imp.kind}; WASI imports are functions`);
+    } else if (runtimeProvides(imp.module, imp.name)) {
+      const spec = RUNTIME_ENV_IMPORTS[imp.name];
+      if (imp.kind !== 'function') problems.push(`it imports ${where} as a ${imp.kind}; it is a function`);
+      else if (imp.type && !sameType(imp.type, spec)) problems.push(`it imports ${where} with type ${formatFuncType(imp.type)}; the runtime provides ${formatFuncType(spec)}`);
     } else if (!context.providedImports(imp.module, imp.name)) {
       problems.push(`it imports ${where}, which nobody provides (pass it in the \`imports\` option)`);
     }

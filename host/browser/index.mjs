@@ -6,7 +6,7 @@
 //   await rt.drain();
 //   console.log(await task.result, rt.stats());
 //   await rt.close();
-import { describeProgram } from './abi.mjs';
+import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
@@ -117,6 +117,22 @@ const IS_KIND = {
   'an object': isObject,
   'a function or an object': (v) => typeof v === 'function' || isObject(v),
 };
+
+/**
+ * Module `env` with the imports the runtime provides that the program imports
+ * (RUNTIME_ENV_IMPORTS), beside the embedder's own `env` imports, which win.
+ * @param {import('./abi.mjs').ProgramShape} shape @param {Record<string, Record<string, unknown>>} prepared
+ * @returns {Record<string, Record<string, unknown>>}
+ */
+function runtimeEnv(shape, prepared) {
+  const wanted = shape.imports.filter((i) => runtimeProvides(i.module, i.name));
+  if (wanted.length === 0) return {};
+  /** @type {Record<string, unknown>} */
+  const env = {};
+  // emscripten_notify_memory_growth: the runtime reads memory.buffer anew at every access.
+  for (const i of wanted) env[i.name] = () => {};
+  return { env: { ...env, ...prepared.env } };
+}
 
 /**
  * Refuses options a method does not have: a misspelt one (`timout`) would
@@ -291,6 +307,7 @@ export class Runtime {
     });
     const importObject = emscripten ? emscripten.importObject(prepared, bridge.imports(services)) : {
       ...prepared,
+      ...runtimeEnv(shape, prepared),
       snail: bridge.imports(services),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
     };

@@ -5,7 +5,7 @@
 // This file must stay loadable by Node 20 (see snail-core.mjs): inspecting
 // needs no JSPI.
 import {
-  ABI_VERSION, DISPOSER_PREFIX, ENTRY_PREFIX, HANDLER_PREFIX, SNAIL_IMPORTS, STACK, describeProgram,
+  ABI_VERSION, DISPOSER_PREFIX, ENTRY_PREFIX, HANDLER_PREFIX, SNAIL_IMPORTS, STACK, describeProgram, runtimeProvides,
 } from '../browser/abi.mjs';
 import { AbiError } from '../browser/errors.mjs';
 import { SERVICE_IMPORTS } from '../browser/services.mjs';
@@ -100,6 +100,8 @@ export function inspectModule(loaded) {
       else result.control.push(i.name);
     } else if (i.module === 'wasi_snapshot_preview1') {
       result.wasi.push(i.name);
+    } else if (runtimeProvides(i.module, i.name)) {
+      // Provided by the runtime (a standalone Emscripten module's memory growth).
     } else {
       result.user.push({ module: i.module, name: i.name, kind: i.kind, type: i.type ? formatFuncType(i.type) : null });
     }

@@ -255,6 +255,29 @@ test('abi: a_value_snail_alloc_has_no_room_for_fails_the_service_or_the_task_cle
   await rt.close();
 });
 
+test('abi: the_runtime_provides_the_memory_growth_notice_of_standalone_emscripten_modules', async () => {
+  // main(n) grows the memory by n pages and tells the embedder, as a
+  // standalone Emscripten module built with -sALLOW_MEMORY_GROWTH=1 does.
+  const body = (/** @type {string} */ type) => `
+    (import "env" "emscripten_notify_memory_growth" (func $grew ${type}))
+    (memory (export "memory") 1)
+    (func (export "snail.entry.main") (param $n i32) (result i32)
+      (call $grew (memory.grow (local.get $n)))
+      (memory.size))`;
+  const rt = await Runtime.load(wat(`(module ${body('(param i32)')})`), { name: 'grows.wasm' });
+  assert.equal(await rt.dispatch('main', 3).result, 4);
+  await rt.close();
+  // An embedder's own takes its place.
+  const noticed = [];
+  const own = await Runtime.load(wat(`(module ${body('(param i32)')})`), { name: 'grows.wasm', imports: { env: { emscripten_notify_memory_growth: (i) => { noticed.push(i); } } } });
+  assert.equal(await own.dispatch('main', 1).result, 2);
+  assert.deepEqual(noticed, [1]);
+  await own.close();
+  assert.deepEqual(await abiProblems(`(import "env" "emscripten_notify_memory_growth" (func (param i64))) ${ENTRY}`), [
+    'it imports env.emscripten_notify_memory_growth with type (func (param i64)); the runtime provides (func (param i32))',
+  ]);
+});
+
 test('abi: the_imports_option_cannot_replace_the_runtime_modules', async () => {
   await assert.rejects(Runtime.load(program('hello'), { imports: { snail: {} } }), (e) => e.code === 'ERR_OPTION' && /may not provide module "snail"/.test(e.message));
 });
