@@ -242,6 +242,16 @@ export class ProgramMemory {
   }
 }
 
+/**
+ * A storage key as the program gave it: storage_list delivers keys one per
+ * line, so a key may not contain a newline (the call returns invalid).
+ * @param {string} key
+ */
+function storageKey(key) {
+  if (key.includes('\n')) throw new ServiceError(Status.invalid, `storage key ${JSON.stringify(key)} contains a newline; storage_list separates keys by newlines, so keys may not contain one`);
+  return key;
+}
+
 /** @param {unknown} value @returns {Uint8Array} */
 function encodeValue(value) {
   if (value instanceof Uint8Array) return value;
@@ -316,7 +326,7 @@ export function serviceImports(bridge, host) {
     }),
     storage_get: service('storage_get', ([sp, sl, kp, kl, out]) => {
       const store = memory.string(sp, sl);
-      const key = memory.string(kp, kl);
+      const key = storageKey(memory.string(kp, kl));
       return {
         describe: `snail.storage_get("${store}", "${key}")`,
         operation: async (signal) => {
@@ -329,7 +339,7 @@ export function serviceImports(bridge, host) {
     }),
     storage_put: service('storage_put', ([sp, sl, kp, kl, vp, vl]) => {
       const store = memory.string(sp, sl);
-      const key = memory.string(kp, kl);
+      const key = storageKey(memory.string(kp, kl));
       const value = memory.bytes(vp, vl);
       return {
         describe: `snail.storage_put("${store}", "${key}", ${value.length} bytes)`,
@@ -339,7 +349,7 @@ export function serviceImports(bridge, host) {
     }),
     storage_delete: service('storage_delete', ([sp, sl, kp, kl]) => {
       const store = memory.string(sp, sl);
-      const key = memory.string(kp, kl);
+      const key = storageKey(memory.string(kp, kl));
       return {
         describe: `snail.storage_delete("${store}", "${key}")`,
         operation: (signal) => storage.delete(signal, store, key),

@@ -255,6 +255,25 @@ test('abi: a_value_snail_alloc_has_no_room_for_fails_the_service_or_the_task_cle
   await rt.close();
 });
 
+test('abi: a_storage_key_with_a_newline_is_invalid_since_lists_separate_keys_by_newlines', async () => {
+  // main(which) calls storage_put (0), storage_get (1) or storage_delete (2)
+  // with the key "a\nb", and storage_put with "ab" (3).
+  const rt = await Runtime.load(wat(`(module
+    (import "snail" "storage_put" (func $put (param i32 i32 i32 i32 i32 i32) (result i32)))
+    (import "snail" "storage_get" (func $get (param i32 i32 i32 i32 i32) (result i32)))
+    (import "snail" "storage_delete" (func $delete (param i32 i32 i32 i32) (result i32)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "sa\\0ab")
+    (func (export "snail.alloc") (param i32) (result i32) (i32.const 1024))
+    (func (export "snail.entry.main") (param $which i32) (result i32)
+      (if (i32.eqz (local.get $which)) (then (return (call $put (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 3) (i32.const 0) (i32.const 1)))))
+      (if (i32.eq (local.get $which) (i32.const 1)) (then (return (call $get (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 3) (i32.const 64)))))
+      (if (i32.eq (local.get $which) (i32.const 2)) (then (return (call $delete (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 3)))))
+      (call $put (i32.const 0) (i32.const 1) (i32.const 4) (i32.const 2) (i32.const 0) (i32.const 1))))`), { name: 'keys.wasm' });
+  assert.deepEqual(await Promise.all([0, 1, 2, 3].map((w) => rt.dispatch('main', w).result)), [3, 3, 3, 0], 'invalid, invalid, invalid, ok');
+  await rt.close();
+});
+
 test('abi: the_runtime_provides_the_memory_growth_notice_of_standalone_emscripten_modules', async () => {
   // main(n) grows the memory by n pages and tells the embedder, as a
   // standalone Emscripten module built with -sALLOW_MEMORY_GROWTH=1 does.
