@@ -263,7 +263,7 @@ test('abi: a_storage_key_with_a_newline_is_invalid_since_lists_separate_keys_by_
     (import "snail" "storage_get" (func $get (param i32 i32 i32 i32 i32) (result i32)))
     (import "snail" "storage_delete" (func $delete (param i32 i32 i32 i32) (result i32)))
     (memory (export "memory") 1)
-    (data (i32.const 0) "sa\\0ab")
+    (data (i32.const 0) "sa\\0abab")
     (func (export "snail.alloc") (param i32) (result i32) (i32.const 1024))
     (func (export "snail.entry.main") (param $which i32) (result i32)
       (if (i32.eqz (local.get $which)) (then (return (call $put (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 3) (i32.const 0) (i32.const 1)))))
