@@ -69,3 +69,22 @@ TEST(handler, native_storage_is_per_thread) {
   EXPECT_EQ(seen, nullptr);
   EXPECT_EQ(test_log.get(), &a);
 }
+
+// Handler names are program-wide: the same name declared again, in another
+// namespace of the same translation unit, is the same handler.
+namespace handler_test_other {
+SNAIL_HANDLER(test_log, const logger*);
+SNAIL_HANDLER(test_level, std::int32_t);
+}  // namespace handler_test_other
+
+TEST(handler, the_same_name_in_another_namespace_is_the_same_handler) {
+  logger a{1};
+  snail::bind scope(test_log, &a);
+  EXPECT_EQ(handler_test_other::test_log.get(), &a);
+  {
+    snail::bind other(handler_test_other::test_level, 5);
+    EXPECT_EQ(test_level.get(), 5);
+  }
+  EXPECT_EQ(test_level.get(), 0);
+  EXPECT_STREQ(decltype(handler_test_other::test_log)::name, "test_log");
+}

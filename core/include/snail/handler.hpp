@@ -10,14 +10,19 @@
 // at dispatch. The value a handler holds after the program's initialisation is
 // its default, which root tasks start with.
 //
-// Handler names are program-wide: the same name declared twice, in any
-// namespace, is the same global. The value type must be 32 bits wide (a pointer
-// or a 32-bit integer), because the C++ side binds i32 globals only; other
-// compilers may use the other value types docs/abi.md allows.
+// Handler names are program-wide: the same name declared again, in another
+// namespace, another translation unit or a side module, is the same global.
+// Within one namespace of a translation unit, declare a name once, as any C++
+// definition (a header with an include guard does). The value type must be 32
+// bits wide (a pointer or a 32-bit integer), because the C++ side binds i32
+// globals only; other compilers may use the other value types docs/abi.md
+// allows.
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "snail/abi.h"
@@ -71,18 +76,23 @@ inline To bit_cast(const From& from) noexcept {
 
 // The global is weak so that every translation unit including the declaration
 // defines it and the linker keeps one; `.export_name` exports it under the ABI
-// name without linker flags, and `.no_dead_strip` keeps it when unused. The
-// symbol is named with SNAIL_ABI_SEP (see abi.h): the clang of Emscripten
-// 3.1.6 exports a global under the symbol's own name.
+// name without linker flags, and `.no_dead_strip` keeps it when unused. Within
+// one translation unit the declarations' assembly is one text, so `.ifndef`
+// defines the global only at the first: a second declaration of the name (in
+// another namespace) is the same global. The symbol is named with
+// SNAIL_ABI_SEP (see abi.h): the clang of Emscripten 3.1.6 exports a global
+// under the symbol's own name.
 #define SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "snail" SNAIL_ABI_SEP "handler" SNAIL_ABI_SEP #NAME
 
 #define SNAIL_DETAIL_HANDLER_STORAGE(NAME)                                               \
-  __asm__(".globaltype " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", i32\n"                     \
+  __asm__(".ifndef " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                              \
+          ".globaltype " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", i32\n"                     \
           ".weak " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                \
           ".export_name " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", "                         \
           SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                         \
           ".no_dead_strip " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                       \
-          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ":\n");                                      \
+          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ":\n"                                        \
+          ".endif\n");                                                                   \
   static_assert(true, "")
 
 #define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
@@ -98,23 +108,39 @@ inline To bit_cast(const From& from) noexcept {
                      ::"r"(v));                                                         \
   }
 
-#else  // native builds (unit tests): one variable per handler and thread
+#else  // native builds (unit tests): one variable per handler name and thread
 
 namespace snail::detail {
 template <class T>
 inline constexpr bool handler_value_ok =
     sizeof(T) <= sizeof(void*) && std::is_trivially_copyable_v<T>;
+
+// A handler's name as a template argument.
+template <std::size_t N>
+struct handler_name {
+  char text[N];
+  constexpr handler_name(const char (&name)[N]) noexcept {
+    for (std::size_t i = 0; i < N; ++i) text[i] = name[i];
+  }
+};
+
+// The storage of the handlers named Name, shared by every declaration of that
+// name as the Wasm global is. Zero until set, like the global.
+template <handler_name Name>
+inline thread_local unsigned char handler_slot[sizeof(void*)] = {};
 }  // namespace snail::detail
 
 #define SNAIL_DETAIL_HANDLER_STORAGE(NAME) static_assert(true, "")
 
 #define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
-  static TYPE& slot() noexcept {                                                        \
-    static thread_local TYPE value{};                                                   \
+  static TYPE get() noexcept {                                                          \
+    TYPE value;                                                                         \
+    std::memcpy(&value, ::snail::detail::handler_slot<#NAME>, sizeof value);            \
     return value;                                                                       \
   }                                                                                     \
-  static TYPE get() noexcept { return slot(); }                                         \
-  static void set(TYPE value) noexcept { slot() = value; }
+  static void set(TYPE value) noexcept {                                                \
+    std::memcpy(::snail::detail::handler_slot<#NAME>, &value, sizeof value);            \
+  }
 
 #endif
 
