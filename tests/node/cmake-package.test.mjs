@@ -177,6 +177,24 @@ test('cmake: find_package_reports_a_missing_binaryen_when_configuring', () => {
   assert.match(r.flat, /snail-core's post-link step cannot run with \S+: snail-postlink: the npm package binaryen is not in \S+empty-node-modules; install it there \(npm install binaryen@132\)/);
 });
 
+test('cmake: find_package_says_what_is_wrong_with_a_snail_node_that_cannot_run', () => {
+  const source = project(path.join(root, 'tools/cmake/example'), 'badnode');
+  const text = path.join(tmp, 'not-a-program');
+  fs.writeFileSync(text, 'node\n', { mode: 0o644 });
+  for (const [node, why] of [
+    ['/nonexistent/node', 'which does not exist'],
+    [text, 'which cannot be run (Permission denied)'],
+  ]) {
+    const r = configure(source, path.join(tmp, 'badnode-build'), [
+      `-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`, `-DSNAIL_NODE=${node}`,
+    ]);
+    assert.notEqual(r.status, 0);
+    assert.ok(r.flat.includes(`snail-core's post-link step needs Node, but SNAIL_NODE is ${node}, ${why}. `
+      + 'Configure again with -DSNAIL_NODE=<a node executable, 20.6 or newer>, or with -USNAIL_NODE to look for one again '
+      + '(the environment variable SNAIL_NODE, else node on PATH).'), r.flat);
+  }
+});
+
 test('cmake: the_version_file_refuses_another_minor_version', () => {
   const source = project(path.join(root, 'tools/cmake/example'), 'version');
   const lists = path.join(source, 'CMakeLists.txt');
