@@ -234,18 +234,56 @@ test('cmake: the_post_link_launcher_resolves_binaryen_from_a_given_node_modules_
   }
 });
 
-test('cmake: emcmake_builds_the_example_as_a_standalone_program_from_the_installed_package_that_the_cli_runs', () => {
+// The example, and test programs beside it, built by emcmake from the
+// installed package (once, for the tests that use it).
+/** @type {{ build: string, output: string } | undefined} */
+let emscriptenBuild;
+function buildWithEmscripten() {
+  if (emscriptenBuild) return emscriptenBuild;
   assert.ok(emcc, 'Emscripten is needed (apt-get install emscripten; tools/bootstrap.sh does)');
   const source = project(path.join(root, 'tools/cmake/example'), 'emscripten');
+  // checks.wasm: entries main (tests/programs/handler_names.cpp) and many;
+  // checks_capped.wasm: the same, with at most 32 MiB of memory.
+  fs.copyFileSync(path.join(root, 'tests/programs/handler_names.cpp'), path.join(source, 'handler_names.cpp'));
+  fs.appendFileSync(path.join(source, 'CMakeLists.txt'), `add_library(checks_objects OBJECT handler_names.cpp many.cpp)
+target_link_libraries(checks_objects PRIVATE SnailCore::core)
+snail_add_program(checks SOURCES $<TARGET_OBJECTS:checks_objects>)
+add_library(capped_memory INTERFACE)
+target_link_options(capped_memory INTERFACE -sMAXIMUM_MEMORY=33554432)
+snail_add_program(checks_capped SOURCES $<TARGET_OBJECTS:checks_objects> LIBRARIES capped_memory)
+`);
+  fs.writeFileSync(path.join(source, 'many.cpp'), `#include <cstdio>
+#include <vector>
+#include <snail/snail.hpp>
+// Enters 2,000 tasks at once: each holds its stack segment until it returns.
+SNAIL_ENTRY(many) {
+  std::vector<snail::task> tasks;
+  for (int i = 0; i < 2000; ++i) tasks.push_back(snail::dispatch([] { snail::yield(); return 1; }));
+  int returned = 0, failed = 0;
+  for (auto& t : tasks) {
+    snail::status s = t.join();
+    returned += s == snail::status::ok && t.result() == 1;
+    failed += s == snail::status::failed;
+  }
+  std::printf("%d returned, %d failed\\n", returned, failed);
+  return returned == 2000 ? 0 : 1;
+}
+`);
   const build = path.join(tmp, 'emscripten-build');
   // Emscripten's toolchain searches packages only under its sysroot: name the package's directory.
   let r = run('/usr/bin/emcmake', ['cmake', '-S', source, '-B', build, ...generator, `-DSnailCore_DIR=${packageDir}`], { env: emEnv });
   assert.equal(r.status, 0, r.all);
   r = run('cmake', ['--build', build], { env: emEnv });
   assert.equal(r.status, 0, r.all);
-  // Emscripten compiled the core from the installed sources, and linked a module without its JavaScript.
-  assert.match(r.all, /runtime\.cpp/);
-  assert.deepEqual(fs.readdirSync(path.join(build, 'programs')), ['app.wasm']);
+  emscriptenBuild = { build, output: r.all };
+  return emscriptenBuild;
+}
+
+test('cmake: emcmake_builds_the_example_as_a_standalone_program_from_the_installed_package_that_the_cli_runs', () => {
+  const { build, output } = buildWithEmscripten();
+  // Emscripten compiled the core from the installed sources, and linked modules without its JavaScript.
+  assert.match(output, /runtime\.cpp/);
+  assert.deepEqual(fs.readdirSync(path.join(build, 'programs')).sort(), ['app.wasm', 'checks.wasm', 'checks_capped.wasm']);
   const program = path.join(build, 'programs/app.wasm');
   const report = JSON.parse(run(process.execPath, [cli, 'inspect', program, '--json']).stdout);
   assert.equal(report.follows, true, report.problems.join('\n'));
@@ -255,4 +293,46 @@ test('cmake: emcmake_builds_the_example_as_a_standalone_program_from_the_install
   const ran = run(process.execPath, [cli, 'run', program]);
   assert.equal(ran.status, 0, ran.all);
   assert.equal(ran.stdout, 'hello, world\nsleeper woke: cancelled\nsleeper unwound\nsleeper joined: cancelled\n');
+});
+
+test('cmake: an_emcmake_standalone_program_grows_its_memory_for_2000_tasks_entered_at_once', () => {
+  // Each entered task holds a 32 KiB stack segment from malloc: 16 MiB of
+  // memory that cannot grow held about 384 of them, and the rest failed with
+  // "could not start: no memory for its stack segment".
+  const { build } = buildWithEmscripten();
+  const program = path.join(build, 'programs/checks.wasm');
+  const ran = run(process.execPath, [cli, 'run', program, '--entry', 'many']);
+  assert.equal(ran.stderr, '');
+  assert.equal(ran.stdout, '2000 returned, 0 failed\n');
+  assert.equal(ran.status, 0);
+  // The runtime provides the import a standalone module with growing memory has.
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(fs.readFileSync(program)));
+  assert.ok(imports.some((i) => i.module === 'env' && i.name === 'emscripten_notify_memory_growth'), 'linked with memory growth');
+});
+
+test('cmake: in_an_emcmake_standalone_program_a_task_without_memory_for_its_stack_segment_fails_alone', () => {
+  // When the memory cannot grow further, malloc returns null (no abort): the
+  // tasks that get no segment fail, the others and the parent carry on.
+  const { build } = buildWithEmscripten();
+  const ran = run(process.execPath, [cli, 'run', path.join(build, 'programs/checks_capped.wasm'), '--entry', 'many']);
+  assert.equal(ran.stderr, '');
+  const m = /^(\d+) returned, (\d+) failed\n$/.exec(ran.stdout);
+  assert.ok(m, ran.stdout);
+  const [returned, failed] = [Number(m[1]), Number(m[2])];
+  assert.ok(returned > 0 && failed > 0 && returned + failed === 2000, ran.stdout);
+  assert.equal(ran.status, 1, 'main returned 1');
+});
+
+test('cmake: a_handler_declared_in_two_namespaces_of_one_source_file_is_one_global', () => {
+  // tests/programs/handler_names.cpp: built for wasm32-wasi by the test build,
+  // and with emcmake into checks.wasm. Each declaration used to define the
+  // global again, and the source file did not assemble.
+  const { build } = buildWithEmscripten();
+  for (const program of [path.join(root, 'build/programs/handler_names.wasm'), path.join(build, 'programs/checks.wasm')]) {
+    const report = JSON.parse(run(process.execPath, [cli, 'inspect', program, '--json']).stdout);
+    assert.deepEqual(report.handlers, [{ name: 'sink', type: 'i32' }], program);
+    const ran = run(process.execPath, [cli, 'run', program]);
+    assert.equal(ran.all, '');
+    assert.equal(ran.status, 0, `${program}: main returned ${ran.status}`);
+  }
 });

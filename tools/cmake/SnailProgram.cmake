@@ -75,11 +75,19 @@ function(snail_add_program name)
   target_compile_options(${linked} PRIVATE -Wall -Wextra)
   if(EMSCRIPTEN)
     # A standalone Wasm module without Emscripten's JavaScript: its imports are
-    # module snail's and WASI's, which the snail-core runtime provides.
+    # module snail's and WASI's, which the snail-core runtime provides (and
+    # env.emscripten_notify_memory_growth, which it provides too).
     set_target_properties(${linked} PROPERTIES SUFFIX ".wasm")
     target_link_options(${linked} PRIVATE
       -sSTANDALONE_WASM
       --no-entry
+      # Every entered task holds a stack segment (32 KiB by default) from
+      # malloc: the memory grows, as a wasm32-wasi program's does. 16 MiB that
+      # cannot grow hold a few hundred. A standalone module's malloc returns
+      # null when the memory cannot grow further (-sABORTING_MALLOC is a
+      # setting of Emscripten's JavaScript), so a task that cannot get its
+      # segment fails alone.
+      -sALLOW_MEMORY_GROWTH=1
       -sERROR_ON_UNDEFINED_SYMBOLS=0
       -sWARN_ON_UNDEFINED_SYMBOLS=0
       -sTOTAL_STACK=${ARG_STACK_SIZE}
