@@ -182,3 +182,56 @@ test('emscripten: a_task_without_memory_for_its_stack_segment_fails_alone', asyn
   assert.equal(await again.result, 303, 'a finished task\'s segment is reused');
   await rt.close();
 });
+
+test('emscripten: snail_emscripten_cmake_links_a_release_build_at_O2_and_refuses_flags_with_Os', (t) => {
+  // Linked above -O2, emcc renames the imports and exports and the post-link
+  // step refuses the module. The test programs are a Release build whose
+  // CMakeLists.txt gives most links no level: they were built, so the cap
+  // held there. Here the link commands themselves, from projects configured
+  // but not built.
+  if (spawnSync('ninja', ['--version']).status !== 0) {
+    t.skip('ninja is not installed: the link command is read with ninja -t commands');
+    return;
+  }
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-em-level-'));
+  try {
+    fs.writeFileSync(path.join(tmp, 'CMakeLists.txt'), `cmake_minimum_required(VERSION 3.20)
+project(level LANGUAGES CXX)
+include(${JSON.stringify(path.join(root, 'tools/cmake/SnailEmscripten.cmake'))})
+snail_add_emscripten_program(app SOURCES app.cpp)
+`);
+    fs.writeFileSync(path.join(tmp, 'app.cpp'), '#include <snail/snail.hpp>\nSNAIL_ENTRY(main) { return arg; }\n');
+    const configure = (/** @type {string} */ build, /** @type {string[]} */ extra) => spawnSync('emcmake',
+      ['cmake', '-S', tmp, '-B', path.join(tmp, build), '-G', 'Ninja', `-DSNAIL_NODE=${process.execPath}`, ...extra],
+      { env, encoding: 'utf8' });
+    /** The -O options of the command that links app, in order. @param {string} build */
+    const linkLevels = (build) => {
+      const r = spawnSync('ninja', ['-C', path.join(tmp, build), '-t', 'commands', 'app.emcc'], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const link = r.stdout.split('\n').find((line) => / -o app\.emcc\.js /.test(line));
+      assert.ok(link, r.stdout);
+      return link.split(' ').filter((word) => /^-O/.test(word));
+    };
+    let r = configure('release', ['-DCMAKE_BUILD_TYPE=Release']);
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.deepEqual(linkLevels('release'), ['-O3', '-O2'], 'the build\'s -O3, then the cap');
+    r = configure('debug', ['-DCMAKE_BUILD_TYPE=Debug']);
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.deepEqual(linkLevels('debug'), [], 'nothing to cap');
+    // A later -O2 does not undo -Os or -Oz in emcc: refused when configured.
+    for (const [extra, flag, where] of [
+      [['-DCMAKE_BUILD_TYPE=MinSizeRel'], '-Os', 'CMAKE_CXX_FLAGS_MINSIZEREL'],
+      [['-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_CXX_FLAGS=-Oz'], '-Oz', 'CMAKE_CXX_FLAGS'],
+    ]) {
+      r = configure(`refused${flag}`, /** @type {string[]} */ (extra));
+      assert.notEqual(r.status, 0);
+      const flat = `${r.stdout}${r.stderr}`.replace(/\s+/g, ' ');
+      assert.ok(flat.includes(`snail_add_emscripten_program(app): this build's flags have ${flag} (`), flat);
+      assert.ok(flat.includes(where), flat);
+      assert.match(flat, /give -Os with add_compile_options\(\) or target_compile_options\(\), which the link does not see/);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

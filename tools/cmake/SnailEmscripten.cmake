@@ -26,9 +26,13 @@
 # program imports from a module of its own (see tests/programs/emscripten/);
 # the imports of module "snail" are named by tools/emscripten/snail-imports.js,
 # which is always passed. The memory grows (-sALLOW_MEMORY_GROWTH=1) and malloc
-# returns null when it cannot (-sABORTING_MALLOC=0); LINK_OPTIONS come after
-# these and may say otherwise. Link at -O2 or lower: at -O3, -Os and -Oz emcc
-# renames the imports and exports, module "snail" included.
+# returns null when it cannot (-sABORTING_MALLOC=0). The link is at most -O2,
+# because at -O3, -Os and -Oz emcc renames the imports and exports, module
+# "snail" included: when the build's flags end at -O3 (a Release build) the
+# link gets -O2, and the compile keeps -O3; a build whose flags have -Os or
+# -Oz (MinSizeRel) is refused when configured, since emcc keeps their shrink
+# level whatever -O follows. LINK_OPTIONS come after these settings and may
+# say otherwise.
 #
 # Needs Node with the npm package `binaryen` for the post-link step: SNAIL_NODE
 # (default: node_modules/.bin/node of the source tree, else `node`).
@@ -64,6 +68,56 @@ function(snail_emscripten_core)
   target_compile_options(snail_core_emscripten PRIVATE -Wall -Wextra)
 endfunction()
 
+# Into <out>: what keeps the link of program <name> at -O2 or lower. Above -O2
+# emcc renames the imports and exports, which the post-link step and the
+# runtime find by name (and its meta-DCE drops exports its JavaScript does not
+# use). The link command has the build's compile flags first, then its linker
+# flags, then the target's link options: when those flags end at -O3 (a Release
+# build), a later -O2 caps the link. No later -O undoes an -Os or -Oz (emcc
+# keeps their shrink level), so a build whose flags have one is refused here
+# (with a multi-config generator, its post-link step fails and says so).
+function(snail_detail_emscripten_link_level name out)
+  set(above "")
+  if(CMAKE_CONFIGURATION_TYPES)
+    set(configs ${CMAKE_CONFIGURATION_TYPES})
+  elseif(CMAKE_BUILD_TYPE)
+    set(configs ${CMAKE_BUILD_TYPE})
+  else()
+    set(configs NONE)  # no build type: CMAKE_CXX_FLAGS alone
+  endif()
+  foreach(config IN LISTS configs)
+    string(TOUPPER "${config}" upper)
+    set(flags " ${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${upper}} ${CMAKE_EXE_LINKER_FLAGS} ${CMAKE_EXE_LINKER_FLAGS_${upper}}")
+    string(REGEX MATCHALL "[ \t]-O[0-9A-Za-z]*" levels "${flags}")
+    string(REGEX MATCH "-O[sz](;|$)" shrink "${levels}")
+    list(POP_BACK levels level)
+    if(shrink AND NOT CMAKE_CONFIGURATION_TYPES)
+      string(REPLACE ";" "" shrink "${shrink}")
+      if(config STREQUAL "NONE")
+        set(where "CMAKE_CXX_FLAGS or CMAKE_EXE_LINKER_FLAGS")
+      else()
+        set(where "CMAKE_CXX_FLAGS, CMAKE_CXX_FLAGS_${upper} or the linker flags")
+      endif()
+      message(FATAL_ERROR "snail_add_emscripten_program(${name}): this build's flags have ${shrink} "
+        "(${where}), and emcc gets them at the link too: a link at -Os or -Oz renames the "
+        "program's imports and exports, and no later -O undoes it. Leave -Os and -Oz out of "
+        "those flags (a Release build compiles at -O3 and links at -O2); to compile for size, "
+        "give -Os with add_compile_options() or target_compile_options(), which the link does "
+        "not see.")
+    elseif(level MATCHES "-O([3-9]|fast)$")
+      list(APPEND above "${config}")
+    endif()
+  endforeach()
+  if(NOT above)
+    set(${out} "" PARENT_SCOPE)
+  elseif(CMAKE_CONFIGURATION_TYPES)
+    list(JOIN above "," above)
+    set(${out} "$<$<CONFIG:${above}>:-O2>" PARENT_SCOPE)
+  else()
+    set(${out} -O2 PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(snail_add_emscripten_program name)
   cmake_parse_arguments(ARG "ES6" "EXPORT_NAME;STACK_SIZE;OUTPUT_DIRECTORY"
                         "SOURCES;LIBRARIES;JS_LIBRARIES;LINK_OPTIONS" ${ARGN})
@@ -89,7 +143,9 @@ function(snail_add_emscripten_program name)
   target_link_libraries(${linked} PRIVATE snail_core_emscripten ${ARG_LIBRARIES})
   target_compile_options(${linked} PRIVATE -Wall -Wextra)
   set(js_libraries "${SNAIL_EMSCRIPTEN_ROOT}/tools/emscripten/snail-imports.js" ${ARG_JS_LIBRARIES})
+  snail_detail_emscripten_link_level(${name} link_level)
   set(link_options
+    ${link_level}
     -sMODULARIZE
     "-sEXPORT_NAME=${ARG_EXPORT_NAME}"
     "-sTOTAL_STACK=${ARG_STACK_SIZE}"
