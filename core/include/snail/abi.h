@@ -68,7 +68,8 @@ int32_t snail_join(int32_t handle) SNAIL_IMPORT(join);
  * Returns a handle > 0, or the negated status (-SNAIL_CLOSED, -SNAIL_INVALID). */
 int32_t snail_dispatch(int32_t entry, int32_t arg, int32_t drop) SNAIL_IMPORT(dispatch);
 
-/* The value the task `handle` returned (0 if it has not returned). */
+/* The value the task `handle` returned: 0 unless it returned (snail_join gives
+ * SNAIL_OK). A cancelled task has none, even if its entry returned a value. */
 int32_t snail_result(int32_t handle) SNAIL_IMPORT(result);
 
 /* Gives up the handle. The task keeps running; only the handle is gone. */
@@ -111,8 +112,10 @@ int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
 
 /* Dynamically loaded modules (docs/abi.md, "Dynamically loaded modules").
  * module_load suspends: it loads the module the embedder resolves `name` to (or
- * finds it loaded already) and writes its handle at `handle`; on failure the
- * reason, naming the module, goes to the out cell `error` (if not 0).
+ * finds it loaded already) and writes its handle at `handle`; on failure
+ * (SNAIL_NOT_FOUND: no module of that name; SNAIL_FAILED: it does not compile,
+ * link, follow the ABI or initialise) the reason, naming the module, goes to
+ * the out cell `error` (if not 0).
  * module_function returns the table index of an exported function of a loaded
  * module, or -SNAIL_INVALID (unknown handle) or -SNAIL_NOT_FOUND. */
 int32_t snail_module_load(const char* name, uint32_t name_len, int32_t* handle, snail_out* error)

@@ -48,8 +48,12 @@ class module {
 
 // Loads the module the embedder resolves `name` to (by default `name.wasm`
 // beside the program), or finds it loaded already. Suspends the calling task.
-// failed: it does not compile, link or follow the ABI; `error`, if given,
-// receives the reason, which names the module.
+// ok: `out` is the module. not_found: the embedder has no module of that name
+// (the `modules` option does not name it, no such file, an HTTP error).
+// failed: it does not compile, link or follow the ABI, or its initialisation
+// fails. For both, `error`, if given, receives the reason, which names the
+// module. cancelled: the calling task's cancellation was requested. Unless ok,
+// `out` is an empty module.
 inline status load_module(std::string_view name, module& out, std::string* error = nullptr) noexcept {
   std::int32_t handle = 0;
   buffer reason;

@@ -81,6 +81,8 @@ inline status wait_event(std::string_view name, buffer* detail = nullptr) noexce
 // A key-value store: values are bytes, keys are strings, stores are named.
 // get: not_found when the key is absent. put is atomic. delete: not_found when
 // the key was absent. list: the keys that start with `prefix`, sorted.
+// A key may not contain a newline, because list receives the keys separated by
+// newlines: get, put and delete refuse such a key with invalid.
 inline status storage_get(std::string_view store, std::string_view key, buffer& value) noexcept {
   return status_from_abi(snail_storage_get(store.data(), detail::size32(store), key.data(),
                                            detail::size32(key), value.out()));

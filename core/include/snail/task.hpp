@@ -76,7 +76,9 @@ class task {
     return handle_ > 0 ? status_from_abi(snail_join(handle_)) : status::invalid;
   }
 
-  // What the task returned; 0 until it returned.
+  // What the task returned: 0 unless the task returned (join gives ok). A
+  // cancelled task has no result, even if its entry returned a value after the
+  // cancellation (join gives cancelled).
   std::int32_t result() const noexcept { return handle_ > 0 ? snail_result(handle_) : 0; }
 
   // Requests cancellation of the task: a queued task is discarded without
