@@ -342,6 +342,7 @@ export class Runtime {
       program: instance,
       resolve: moduleResolver(options.modules, source),
       userImports: prepared,
+      wasi,
     });
     return new Runtime(bridge, instance, loaded.name, shape, events, loader);
   }

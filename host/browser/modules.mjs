@@ -92,12 +92,15 @@ export class ModuleLoader {
    * @param {WebAssembly.Instance} runtime.program  the program's instance
    * @param {(name: string) => unknown} runtime.resolve  a module name to a source
    * @param {Record<string, Record<string, unknown>>} runtime.userImports  the embedder's imports
+   * @param {{ imports: (names: string[]) => Record<string, Function> }} runtime.wasi  the program's WASI,
+   *   which gives a module every WASI function (those it lacks return ENOSYS)
    */
-  constructor({ bridge, program, resolve, userImports }) {
+  constructor({ bridge, program, resolve, userImports, wasi }) {
     this.bridge = bridge;
     this.program = program;
     this.resolve = resolve;
     this.userImports = userImports;
+    this.wasi = wasi;
     /** @type {Map<string, LoadedModuleRecord>} */
     this.byName = new Map();
     /** @type {Map<number, LoadedModuleRecord>} */
@@ -133,18 +136,22 @@ export class ModuleLoader {
     return pending;
   }
 
-  /** Loads a module by name, through the resolver. @param {string} name */
-  loadByName(name) {
+  /**
+   * Loads a module by name, through the resolver, which may answer with a
+   * source or a promise of one.
+   * @param {string} name
+   */
+  async loadByName(name) {
     const done = this.byName.get(name);
-    if (done) return Promise.resolve(done);
+    if (done) return done;
     let source;
     try {
-      source = this.resolve(name);
+      source = await this.resolve(name);
     } catch (error) {
-      return Promise.reject(new ModuleLoadError(`module ${name} could not be found: ${why(error)}`, { cause: error, status: Status.not_found }));
+      throw new ModuleLoadError(`module ${name} could not be found: ${why(error)}`, { cause: error, status: Status.not_found });
     }
     if (source === undefined || source === null) {
-      return Promise.reject(new ModuleLoadError(`module ${name} could not be found: the modules option does not name it`, { status: Status.not_found }));
+      throw new ModuleLoadError(`module ${name} could not be found: the modules option does not name it`, { status: Status.not_found });
     }
     return this.load(source, name);
   }
@@ -234,6 +241,18 @@ export class ModuleLoader {
     /** @type {Record<string, Record<string, unknown>>} */
     const imports = {};
     const put = (/** @type {string} */ m, /** @type {string} */ f, /** @type {unknown} */ v) => { (imports[m] ??= {})[f] = v; };
+    // GOT entries of symbols that only the module itself exports (default
+    // visibility, as clang -shared makes them): filled in once it is
+    // instantiated, before its data relocations run.
+    const exported = new Map(shape.exports.map((e) => [e.name, e.kind]));
+    /** @type {{ global: WebAssembly.Global, kind: 'func' | 'mem', symbol: string }[]} */
+    const ownGot = [];
+    const ownEntry = (/** @type {'func' | 'mem'} */ kind, /** @type {string} */ symbol) => {
+      const global = new WebAssembly.Global({ value: 'i32', mutable: true }, 0);
+      ownGot.push({ global, kind, symbol });
+      return global;
+    };
+    const usesProgramMemory = shape.imports.some((i) => i.module === 'env' && i.name === 'memory' && i.kind === 'memory');
     for (const imp of shape.imports) {
       const { module: m, name: f, kind } = imp;
       if (m === 'env' && f === 'memory' && kind === 'memory') put(m, f, memory);
@@ -270,16 +289,23 @@ export class ModuleLoader {
         put(m, f, g);
       } else if (m === 'GOT.mem') {
         const address = this.dataAddress(f);
-        if (address === undefined) problems.push(`it needs the address of ${f} (GOT.mem), which neither the program nor a loaded module exports`);
-        else put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, address));
+        if (address !== undefined) put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, address));
+        else if (exported.get(f) === 'global') put(m, f, ownEntry('mem', f));
+        else problems.push(`it needs the address of ${f} (GOT.mem), which neither the program, a loaded module nor the module itself exports`);
       } else if (m === 'GOT.func') {
         const fn = this.functionNamed(f);
-        if (!fn) problems.push(`it needs the function ${f} (GOT.func), which neither the program nor a loaded module exports`);
-        else put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, this.tableIndexOf(name, table, fn)));
+        if (fn) put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, this.tableIndexOf(name, table, fn)));
+        else if (exported.get(f) === 'function') put(m, f, ownEntry('func', f));
+        else problems.push(`it needs the function ${f} (GOT.func), which neither the program, a loaded module nor the module itself exports`);
       } else if (m === 'env' && kind === 'function') {
         const fn = this.functionNamed(f);
         if (!fn) problems.push(`it imports the function ${f}, which neither the program nor a loaded module exports`);
         else put(m, f, fn);
+      } else if (m === 'wasi_snapshot_preview1' && kind === 'function') {
+        // WASI reads and writes the program's memory: a module calls it with
+        // addresses there, so it must import that memory.
+        if (!usesProgramMemory) problems.push(`it imports ${m}.${f}, and WASI reads and writes the program's memory, but it has a memory of its own; import the program's as env.memory`);
+        else put(m, f, this.wasi.imports([f])[f]);
       } else if (bridge.baseImports && bridge.baseImports[m] && f in bridge.baseImports[m]) {
         put(m, f, bridge.baseImports[m][f]);
       } else if (m === 'env' && kind === 'global' && px[f] instanceof WebAssembly.Global) {
@@ -300,12 +326,19 @@ export class ModuleLoader {
       throw new ModuleLoadError(`module ${name} does not link: ${why(error)}`, { cause: error });
     }
     const x = /** @type {Record<string, any>} */ (instance.exports);
+    for (const { global, kind, symbol } of ownGot) {
+      global.value = kind === 'func' ? this.tableIndexOf(name, table, x[symbol]) : memoryBase + /** @type {WebAssembly.Global} */ (x[symbol]).value;
+    }
     try {
       if (typeof x.__wasm_apply_data_relocs === 'function') x.__wasm_apply_data_relocs();
       if (typeof x.__wasm_call_ctors === 'function') x.__wasm_call_ctors();
       else if (typeof x._initialize === 'function') x._initialize();
     } catch (error) {
-      throw new ModuleLoadError(`module ${name} failed during its initialisation: ${why(error)}`, { cause: error });
+      // V8 refuses the suspension before our import runs, so say what it means.
+      const reason = error instanceof WebAssembly.SuspendError
+        ? 'it called a suspending import during its initialisation; waits are only allowed in tasks'
+        : why(error);
+      throw new ModuleLoadError(`module ${name} failed during its initialisation: ${reason}`, { cause: error });
     }
     // Handler globals the module defines itself are new registers.
     for (const h of shape.handlers) {

@@ -13,6 +13,7 @@ import { Status } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
+import { wat } from './wat.mjs';
 
 const moduleFile = (/** @type {string} */ name) => path.join(programs, 'modules', `module_${name}.wasm`);
 /** The modules a task may load by name: the hand-written ones, and cpp_plugin beside the program. */
@@ -204,4 +205,89 @@ test('modules: loading_the_same_module_twice_gives_the_same_module', async () =>
   assert.deepEqual(rt.modules.map((m) => m.name), ['plugin', 'counter-1', 'counter-2']);
   await rt.close();
   await assert.rejects(rt.loadModule(MODULES.plugin, { name: 'late' }), { code: 'ERR_CLOSED' });
+});
+
+/**
+ * A module from WAT, with a dylink.0 section (memory and table needs) when
+ * `dylink` is given.
+ * @param {string} text @param {{ memSize: number, memAlign: number }} [dylink]
+ */
+function moduleOf(text, dylink) {
+  const bytes = wat(text);
+  if (!dylink) return bytes;
+  const name = [...new TextEncoder().encode('dylink.0')];
+  // Subsection 1 (memory info): mem size, mem align, table size, table align.
+  const memInfo = [dylink.memSize, dylink.memAlign, 0, 0];
+  const payload = [name.length, ...name, 1, memInfo.length, ...memInfo];
+  // dylink.0 must come first: right after the header.
+  return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
+}
+
+test('modules: a_side_module_gets_got_entries_for_symbols_only_it_exports', async () => {
+  // clang -shared gives a side module's own default-visibility symbols GOT
+  // imports; the loader fills them from the module's exports once it is
+  // instantiated, before its data relocations run.
+  const side = moduleOf(`(module
+    (import "env" "memory" (memory 1))
+    (import "env" "__indirect_function_table" (table 0 funcref))
+    (import "env" "__memory_base" (global $mb i32))
+    (import "env" "__table_base" (global $tb i32))
+    (import "GOT.func" "own_fn" (global $got_fn (mut i32)))
+    (import "GOT.mem" "own_data" (global $got_data (mut i32)))
+    (type $v_i (func (result i32)))
+    (func $own_fn (export "own_fn") (result i32) (i32.const 7))
+    (global (export "own_data") i32 (i32.const 8))
+    (func (export "__wasm_apply_data_relocs")
+      (i32.store (i32.add (global.get $mb) (i32.const 8)) (i32.const 42)))
+    (func (export "check") (result i32)
+      (i32.add (call_indirect (type $v_i) (global.get $got_fn)) (i32.load (global.get $got_data)))))`, { memSize: 16, memAlign: 2 });
+  const { rt } = await loadDynamic();
+  const loaded = await rt.loadModule(side, { name: 'own_got' });
+  assert.equal(/** @type {any} */ (loaded.exports).check(), 49, 'own_fn() through its GOT entry, plus own_data through its GOT entry');
+  await rt.close();
+});
+
+test('modules: a_module_gets_every_wasi_function_and_must_use_the_program_memory_for_them', async () => {
+  const { rt } = await loadDynamic();
+  // The program imports no random_get; a module that uses the program's
+  // memory gets it all the same.
+  const random = await rt.loadModule(moduleOf(`(module
+    (import "env" "memory" (memory 1))
+    (import "wasi_snapshot_preview1" "random_get" (func $random (param i32 i32) (result i32)))
+    (func (export "fill") (param $at i32) (result i32) (call $random (local.get $at) (i32.const 16))))`), { name: 'random' });
+  const memory = /** @type {WebAssembly.Memory} */ (rt.instance.exports.memory);
+  const at = /** @type {any} */ (rt.instance.exports)['snail.alloc'](16);
+  assert.equal(/** @type {any} */ (random.exports).fill(at), 0);
+  assert.ok(new Uint8Array(memory.buffer, at, 16).some((b) => b !== 0), 'random bytes in the program memory');
+  // A module with a memory of its own would have WASI read the program's.
+  await assert.rejects(rt.loadModule(moduleOf(`(module
+    (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
+    (memory (export "memory") 1))`), { name: 'own_memory' }), (e) => e.code === 'ERR_MODULE'
+    && /it imports wasi_snapshot_preview1\.fd_write, and WASI reads and writes the program's memory, but it has a memory of its own; import the program's as env\.memory/.test(e.message));
+  await rt.close();
+});
+
+test('modules: the_modules_option_may_answer_with_a_promise_and_its_rejection_is_the_task_status', async () => {
+  const plugin = fs.readFileSync(MODULES.plugin);
+  const { rt } = await loadDynamicIn(nodeContext, {
+    modules: async (/** @type {string} */ name) => {
+      await new Promise((r) => setTimeout(r, 1));
+      if (name === 'plugin') return plugin;
+      throw new Error(`no ${name} here`);
+    },
+  });
+  const good = rt.dispatch('try_load', 0);
+  const missing = rt.dispatch('try_load', 5);
+  assert.ok(await good.result > 0, 'the plugin loaded from the promised bytes');
+  assert.equal(await missing.result, -Status.not_found, 'a rejected promise is not_found, and no unhandled rejection');
+  await rt.close();
+});
+
+test('modules: a_module_initialiser_that_waits_fails_the_load_saying_so', async () => {
+  const { rt } = await loadDynamic();
+  await assert.rejects(rt.loadModule(moduleOf(`(module
+    (import "snail" "yield" (func $yield (result i32)))
+    (func (export "_initialize") (drop (call $yield))))`), { name: 'waits' }), (e) => e.code === 'ERR_MODULE'
+    && /^module waits failed during its initialisation: it called a suspending import during its initialisation; waits are only allowed in tasks$/.test(e.message));
+  await rt.close();
 });
