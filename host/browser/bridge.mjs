@@ -931,11 +931,15 @@ export class Bridge {
     if (drop !== 0) {
       // The drop function runs outside any task: on the defaults and the
       // program's own stack, even when the cancel came from a running task.
+      // Whatever the registers hold is kept in the discarded task's slot,
+      // which it no longer needs, and put back afterwards. Not in the permit
+      // holder's slot: a start granted but not yet entered keeps its inherited
+      // bindings there (its carrier installs them), which saving the registers
+      // over them would lose.
       const arg = carriers.argOf(task._slot);
-      const running = this.scheduler.holder;
-      if (running !== null) this.regs.suspend(running._slot);
+      this.regs.suspend(task._slot);
       this.runDisposer(`the drop function of ${task}`, task, () => carriers.drop(drop, arg));
-      if (running !== null) this.regs.install(running._slot);
+      this.regs.install(task._slot);
     }
     this.releaseSlot(task);
   }

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import wabtInit from 'wabt';
 
 import { Runtime } from '../../host/browser/index.mjs';
+import { wat } from './wat.mjs';
 
 // Entry "main"(n) binds every handler to a value derived from n, waits (sleep,
 // yield, a child it joins), and returns 0 if it saw its own values after each
@@ -125,5 +126,52 @@ test('registers: handler_globals_of_every_allowed_type_survive_waits_and_are_cop
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
   for (const t of observers) assert.equal(t.value, 0, `${t} saw a binding: check ${t.value}`);
   assert.equal(rt.stats().returned, 130);
+  await rt.close();
+});
+
+test('registers: a_drop_function_run_while_a_granted_start_waits_for_its_carrier_leaves_its_inherited_bindings', async () => {
+  // main binds tag = 3 and dispatches two children, each with a drop
+  // function, then joins them. The trace callback sees the first child's
+  // start, granted but not yet entered (its carrier installs its inherited
+  // bindings), and cancels the other, still queued: its drop function runs
+  // then. The started child must still see tag 3.
+  const bytes = wat(`(module
+    (import "snail" "dispatch" (func $dispatch (param i32 i32 i32) (result i32)))
+    (import "snail" "join" (func $join (param i32) (result i32)))
+    (import "test" "seen" (func $seen (param i32 i32)))
+    (import "test" "dropped" (func $dropped (param i32)))
+    (global $tag (export "snail.handler.tag") (mut i32) (i32.const 0))
+    (table (export "__indirect_function_table") 3 funcref)
+    (elem (i32.const 1) $child $drop)
+    (func $child (param $k i32) (result i32) (call $seen (local.get $k) (global.get $tag)) (local.get $k))
+    (func $drop (param $k i32) (call $dropped (local.get $k)))
+    (func (export "snail.entry.main") (param i32) (result i32)
+      (local $a i32) (local $b i32)
+      (global.set $tag (i32.const 3))
+      (local.set $a (call $dispatch (i32.const 1) (i32.const 100) (i32.const 2)))
+      (local.set $b (call $dispatch (i32.const 1) (i32.const 200) (i32.const 2)))
+      (drop (call $join (local.get $a)))
+      (drop (call $join (local.get $b)))
+      (global.get $tag)))`);
+  /** @type {[number, number][]} */ const seen = [];
+  /** @type {number[]} */ const dropped = [];
+  /** @type {Runtime | null} */ let runtime = null;
+  let cancelled = false;
+  const rt = await Runtime.load(bytes, {
+    name: 'drop-window.wasm',
+    imports: { test: { seen: (k, tag) => { seen.push([k, tag]); }, dropped: (k) => { dropped.push(k); } } },
+    trace: (e) => {
+      if (e.type !== 'start' || e.entry === 'main' || cancelled) return;
+      cancelled = true;
+      const other = /** @type {Runtime} */ (runtime).tasks().find((t) => t.state === 'queued' && t.id !== e.task);
+      assert.ok(other, 'the other child is still queued');
+      /** @type {Runtime} */ (runtime).cancel(other);
+    },
+  });
+  runtime = rt;
+  const main = rt.dispatch('main', 0);
+  assert.equal(await main.result, 3, 'the parent keeps its binding');
+  assert.equal(dropped.length, 1, 'the cancelled child was dropped');
+  assert.deepEqual(seen, [[300 - dropped[0], 3]], 'the started child saw its inherited tag');
   await rt.close();
 });
