@@ -16,7 +16,7 @@ import {
 import { SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
-import { EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
+import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
 
 export { AbiError, CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
@@ -161,6 +161,8 @@ function checkOptionTypes(options) {
       : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
     throw new SnailError(`option ${key} must be ${kind}, got ${got}`, { code: 'ERR_OPTION' });
   }
+  const net = /** @type {{ net?: unknown } | undefined} */ (options.permissions)?.net;
+  if (net !== undefined) checkNetGrants(net, 'option permissions.net');
   const { maxEntered, hardMaxEntered } = options;
   if (typeof maxEntered === 'number' && typeof hardMaxEntered === 'number' && maxEntered > hardMaxEntered) {
     throw new SnailError(`option maxEntered (${maxEntered}) is above hardMaxEntered (${hardMaxEntered}); the soft bound must not exceed the hard one`, { code: 'ERR_OPTION' });

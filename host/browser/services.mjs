@@ -275,6 +275,66 @@ function netAllowed(permissions, url) {
   return allowed.includes(parsed.host) || allowed.includes(parsed.hostname);
 }
 
+/** A network grant: '*', or a host with an optional port. */
+const NET_GRANT = /^(\*|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[A-Za-z0-9._-]+(:\d{1,5})?)$/;
+
+/**
+ * Checks a list of network grants (permissions.net, nodeHost's allowNet): a
+ * URL or a path in it would never match a host, so it is refused.
+ * @param {unknown} list @param {string} where  the option, for messages
+ * @returns {string[]}
+ */
+export function checkNetGrants(list, where) {
+  if (!Array.isArray(list)) throw new SnailError(`${where} takes a list of hosts (host, host:port or '*')`, { code: 'ERR_OPTION' });
+  for (const entry of list) {
+    if (typeof entry === 'string' && NET_GRANT.test(entry)) continue;
+    let hint = '';
+    try {
+      if (typeof entry === 'string' && entry.includes('//')) hint = `; write ${JSON.stringify(new URL(entry).host)}`;
+    } catch {
+      // Not a URL either: no hint.
+    }
+    throw new SnailError(`${where} takes hosts (host, host:port or '*'), got ${JSON.stringify(entry)}${hint}`, { code: 'ERR_OPTION' });
+  }
+  return /** @type {string[]} */ (list);
+}
+
+/** How many redirects a fetch follows, as browsers do. */
+const MAX_REDIRECTS = 20;
+
+/**
+ * Fetches `url`, following redirects only to granted hosts: each hop is
+ * checked before it is requested, so a granted host cannot lead the program
+ * to one that was not granted. A page cannot see where a redirect leads
+ * before following it (the response is opaque), so there a redirect is
+ * followed only when every host is granted ('*').
+ * @param {AbortSignal} signal @param {string} url @param {Permissions} permissions
+ * @returns {Promise<{ code: number, body: Uint8Array }>}
+ */
+async function fetchWithinGrant(signal, url, permissions) {
+  if ((permissions.net ?? []).includes('*')) {
+    const response = await fetchResponse(signal, url);
+    return { code: response.status, body: new Uint8Array(await response.arrayBuffer()) };
+  }
+  const base = /** @type {any} */ (globalThis).location?.href;
+  let current = new URL(url, base).href;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetch(current, { signal, redirect: 'manual' });
+    if (response.type === 'opaqueredirect') {
+      throw new ServiceError(Status.denied, `${current} redirects, and a page cannot see where before it follows; grant every host ('*' in permissions.net) to follow redirects`);
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) return { code: response.status, body: new Uint8Array(await response.arrayBuffer()) };
+    await response.body?.cancel();
+    const next = new URL(location, current).href;
+    if (!netAllowed(permissions, next)) {
+      throw new ServiceError(Status.denied, `${current} redirects to ${next}, whose host was not granted (permissions.net)`);
+    }
+    current = next;
+  }
+  throw new ServiceError(Status.failed, `${url}: more than ${MAX_REDIRECTS} redirects`);
+}
+
 /**
  * The service imports of module "snail" for one runtime.
  * @param {import('./bridge.mjs').Bridge} bridge
@@ -372,8 +432,7 @@ export function serviceImports(bridge, host) {
         operation: async (signal) => {
           if (typeof g.fetch !== 'function') denied('this host has no fetch');
           if (!netAllowed(permissions, url)) denied(`network access to ${url} was not granted (permissions.net)`);
-          const response = await fetchResponse(signal, url);
-          return { code: response.status, body: new Uint8Array(await response.arrayBuffer()) };
+          return fetchWithinGrant(signal, url, permissions);
         },
         accept: (r) => {
           const { code, body } = /** @type {{ code: number, body: Uint8Array }} */ (r);

@@ -7,7 +7,7 @@
 // environment variable, no standard input; storage lives in memory unless a
 // directory is given.
 import { SnailError } from '../browser/errors.mjs';
-import { MemoryStorage } from '../browser/services.mjs';
+import { checkNetGrants, MemoryStorage } from '../browser/services.mjs';
 import { GrantedFiles } from './files.mjs';
 import { LineReader } from './stdin.mjs';
 import { DirectoryStorage } from './storage.mjs';
@@ -42,10 +42,7 @@ export function nodeHost(options = {}) {
     if (!known.includes(key)) throw new SnailError(`nodeHost() has no option "${key}"; its options are ${known.join(', ')}`, { code: 'ERR_OPTION' });
   }
   const files = new GrantedFiles(options.dirs ?? [], { cwd: options.cwd });
-  const allowNet = options.allowNet ?? [];
-  if (!Array.isArray(allowNet) || allowNet.some((h) => typeof h !== 'string' || h === '')) {
-    throw new SnailError('nodeHost(): allowNet takes a list of host names', { code: 'ERR_OPTION' });
-  }
+  const allowNet = checkNetGrants(options.allowNet ?? [], 'nodeHost(): allowNet');
   const storage = options.storageDir === undefined ? new MemoryStorage() : new DirectoryStorage(options.storageDir);
   /** @type {import('../browser/services.mjs').HostServices} */
   const services = { storage, files: files.service() };

@@ -3,11 +3,16 @@
 //   GET /hold?id=X     answers only after /release?id=X (or when the client leaves)
 //   GET /release?id=X  releases the held request X; answers "released"
 //   GET /echo?text=T&code=C  answers T with status C (default 200)
+//   GET /redirect?to=URL     answers 302 with Location URL
+//   GET /mark?id=X           records X; answers "marked"
+//   GET /marked?id=X         answers "yes" if X was recorded, else "no"
 
 /** @type {Map<string, import('node:http').ServerResponse>} */
 const held = new Map();
 /** @type {Set<string>} */
 const early = new Set();
+/** @type {Set<string>} */
+const marks = new Set();
 
 /**
  * Answers the request if it is one of these routes; returns false otherwise.
@@ -25,6 +30,17 @@ export function handleHoldRoutes(req, res) {
     }
     held.set(id, res);
     res.on('close', () => { if (held.get(id) === res) held.delete(id); });
+    return true;
+  }
+  if (url.pathname === '/redirect') {
+    res.writeHead(302, { ...headers, location: url.searchParams.get('to') ?? '/' });
+    res.end();
+    return true;
+  }
+  if (url.pathname === '/mark' || url.pathname === '/marked') {
+    if (url.pathname === '/mark') marks.add(id);
+    res.writeHead(200, headers);
+    res.end(url.pathname === '/mark' ? 'marked' : marks.has(id) ? 'yes' : 'no');
     return true;
   }
   if (url.pathname === '/echo') {

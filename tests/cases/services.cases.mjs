@@ -101,6 +101,31 @@ export const cases = [
     },
   },
   {
+    name: 'services: fetch_follows_a_redirect_only_to_a_granted_host',
+    async run(ctx) {
+      const base = new URL(ctx.httpBase);
+      // The same server under another host name, which is not granted.
+      const other = new URL(ctx.httpBase);
+      other.hostname = base.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+      const id = `r${Math.random().toString(36).slice(2)}`;
+      const fetchVia = async (/** @type {string} */ to, /** @type {string[]} */ net) => {
+        const url = `${ctx.httpBase}/redirect?to=${encodeURIComponent(to)}`;
+        const { rt, text } = await loadServices(ctx, { args: ['services', url], permissions: { net } });
+        await run(rt, 'fetch_arg1');
+        await rt.close();
+        return text();
+      };
+      // To a host that was not granted: denied, and never requested.
+      assert.equal(await fetchVia(`${other.origin}/mark?id=${id}`, [base.host]), 'fetch denied 0 []\n');
+      assert.equal(await (await fetch(`${ctx.httpBase}/marked?id=${id}`)).text(), 'no', 'the ungranted host was never asked');
+      // To the granted host: followed in Node, which checks each hop; a page
+      // cannot see where a redirect leads, so there only '*' follows it.
+      const near = `${ctx.httpBase}/echo?text=near`;
+      assert.equal(await fetchVia(near, [base.host]), ctx.env === 'browser' ? 'fetch denied 0 []\n' : 'fetch ok 200 [near]\n');
+      assert.equal(await fetchVia(near, ['*']), 'fetch ok 200 [near]\n');
+    },
+  },
+  {
     name: 'services: frames_and_idle_time_exist_in_browsers_and_are_denied_elsewhere',
     async run(ctx) {
       const { rt, text } = await loadServices(ctx);

@@ -372,6 +372,17 @@ test('api: load_refuses_options_of_the_wrong_type_before_anything_runs', async (
   await assert.rejects(Runtime.load(program('hello'), { maxEntered: 50, hardMaxEntered: 9 }), (e) => e.code === 'ERR_OPTION' && /maxEntered \(50\) is above hardMaxEntered \(9\)/.test(e.message));
 });
 
+test('api: a_network_grant_that_is_not_a_host_is_refused_and_names_the_host', async () => {
+  // A URL would never match a host: it used to be accepted and deny every fetch.
+  const { nodeHost } = await import('../../host/node/index.mjs');
+  assert.throws(() => nodeHost({ allowNet: ['http://127.0.0.1:8080/api'] }), (e) => e.code === 'ERR_OPTION'
+    && /^nodeHost\(\): allowNet takes hosts \(host, host:port or '\*'\), got "http:\/\/127\.0\.0\.1:8080\/api"; write "127\.0\.0\.1:8080"$/.test(e.message));
+  assert.throws(() => nodeHost({ allowNet: ['example.com/x'] }), (e) => e.code === 'ERR_OPTION' && /got "example\.com\/x"$/.test(e.message));
+  assert.deepEqual(nodeHost({ allowNet: ['example.com', '127.0.0.1:8080', '[::1]:80', '*'] }).permissions.net, ['example.com', '127.0.0.1:8080', '[::1]:80', '*']);
+  await assert.rejects(Runtime.load(program('hello'), { permissions: { net: ['https://example.com'] } }), (e) => e.code === 'ERR_OPTION'
+    && /^option permissions\.net takes hosts \(host, host:port or '\*'\), got "https:\/\/example\.com"; write "example\.com"$/.test(e.message));
+});
+
 test('api: close_and_load_module_refuse_options_they_do_not_have', async () => {
   const rt = await Runtime.load(program('hello'), { stdout: () => {} });
   await assert.rejects(rt.loadModule(program('hello'), /** @type {any} */ ({ nmae: 'x' })), (e) => e.code === 'ERR_ARG' && /^rt\.loadModule\(\) has no option "nmae"; its options are name$/.test(e.message));
