@@ -199,8 +199,10 @@ export class DirectoryStorage {
         if (d === first) break;
       }
     }
-    /** Store directories known to exist (and swept of stale temporary files). @type {Set<string>} */
-    this.ready = new Set();
+    /** Store directories known to exist. @type {Set<string>} */
+    this.made = new Set();
+    /** Store directories swept of stale temporary files. @type {Set<string>} */
+    this.swept = new Set();
   }
 
   /** @param {string} store */
@@ -214,24 +216,43 @@ export class DirectoryStorage {
   }
 
   /**
-   * Makes the store's directory exist, durably, and removes temporary files
-   * that killed processes left in it.
+   * On this backend's first use of a store, by any operation, removes the
+   * temporary files that processes no longer running left in its directory.
+   * A store without a directory has none; reading it does not create it.
    * @param {string} dir
    */
-  async prepare(dir) {
-    if (this.ready.has(dir)) return;
+  async sweep(dir) {
+    if (this.swept.has(dir)) return;
+    let names;
     try {
-      await fsp.mkdir(dir);
-      await syncDirectory(this.root);
+      names = await fsp.readdir(dir);
     } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return;
+      throw error;
     }
-    for (const name of await fsp.readdir(dir)) {
+    for (const name of names) {
       if (!name.startsWith(TEMP_PREFIX)) continue;
       const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
       if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await fsp.rm(path.join(dir, name), { force: true });
     }
-    this.ready.add(dir);
+    this.swept.add(dir);
+  }
+
+  /**
+   * Makes the store's directory exist, durably, and sweeps it.
+   * @param {string} dir
+   */
+  async prepare(dir) {
+    if (!this.made.has(dir)) {
+      try {
+        await fsp.mkdir(dir);
+        await syncDirectory(this.root);
+      } catch (error) {
+        if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      }
+      this.made.add(dir);
+    }
+    await this.sweep(dir);
   }
 
   /**
@@ -242,6 +263,8 @@ export class DirectoryStorage {
     return asService(signal, `storage get "${key}" in "${store}"`, async () => {
       check(signal);
       const file = this.keyFile(store, key);
+      await this.sweep(this.storeDir(store));
+      check(signal);
       let record;
       try {
         record = await withHandle(signal, file, O_RDONLY | O_NOFOLLOW, async (h) => readAll(signal, h, (await h.stat()).size));
@@ -285,6 +308,8 @@ export class DirectoryStorage {
       check(signal);
       const dir = this.storeDir(store);
       const file = this.keyFile(store, key);
+      await this.sweep(dir);
+      check(signal);
       if (fileNameOf('k-', key).startsWith('h-')) {
         // A hashed name could be another key's; delete only our own.
         const existing = await this.get(signal, store, key);
@@ -310,6 +335,8 @@ export class DirectoryStorage {
     return asService(signal, `storage list "${prefix}" in "${store}"`, async () => {
       check(signal);
       const dir = this.storeDir(store);
+      await this.sweep(dir);
+      check(signal);
       let names;
       try {
         names = await fsp.readdir(dir);
