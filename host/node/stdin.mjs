@@ -2,9 +2,12 @@
 // (docs/node.md, "Standard input").
 //
 // The reader pulls from the stream only while a task waits for a line: with
-// nobody waiting the stream is paused and has no listeners of ours, so it
-// neither keeps the process alive nor buffers without bound, and another
-// consumer may use it. Lines are split at "\n" (a "\r" before it is dropped);
+// nobody waiting the stream is paused and has no 'data' or 'end' listener of
+// ours, so it neither keeps the process alive nor buffers without bound. From
+// its first read until the end of input the reader keeps one 'error' listener,
+// which neither reads nor holds the process: an error that comes while nobody
+// waits is kept for the next read instead of ending the process as an
+// unhandled 'error' event. Lines are split at "\n" (a "\r" before it is dropped);
 // a last line without an end of line counts. A wait that is aborted leaves the
 // reader's queue as it was: the next line goes to the next wait, so cancelling
 // a pending read never loses a line.
@@ -37,7 +40,10 @@ export class LineReader {
     this.error = null;
     /** Waits in the order they started. @type {Waiter[]} */
     this.waiters = [];
+    /** The 'data' and 'end' listeners are on the stream (a task waits). */
     this.listening = false;
+    /** The 'error' listener is on the stream (from the first read to the end). */
+    this.watching = false;
     this.decoder = new StringDecoder('utf8');
     this.onData = (/** @type {Buffer | string} */ chunk) => this.take(typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
     this.onEnd = () => this.finish(null);
@@ -113,6 +119,10 @@ export class LineReader {
     this.ended = true;
     this.error = error;
     this.stop();
+    if (this.watching) {
+      this.watching = false;
+      /** @type {any} */ (this.stream).off('error', this.onError);
+    }
     this.serve();
   }
 
@@ -123,10 +133,13 @@ export class LineReader {
       this.finish(s.errored ?? null);
       return;
     }
+    if (!this.watching) {
+      this.watching = true;
+      s.on('error', this.onError);
+    }
     this.listening = true;
     s.on('data', this.onData);
     s.on('end', this.onEnd);
-    s.on('error', this.onError);
     s.resume();
   }
 
@@ -138,12 +151,14 @@ export class LineReader {
     s.pause();
     s.off('data', this.onData);
     s.off('end', this.onEnd);
-    s.off('error', this.onError);
   }
 
-  /** Listeners this reader holds on its stream and waits pending, for tests. */
+  /**
+   * Waits pending and the listeners this reader holds for them, for tests
+   * (the 'error' listener it keeps between reads is not counted).
+   */
   armed() {
-    return this.waiters.length + (this.listening ? 3 : 0);
+    return this.waiters.length + (this.listening ? 2 : 0);
   }
 
   /** The `stdin` service of HostServices. */

@@ -98,6 +98,33 @@ test('node stdin: a_line_read_for_a_task_cancelled_before_it_got_it_goes_to_the_
   assert.equal(text(), 'stdin cancelled []\nstdin ok [first]\n');
 });
 
+test('node stdin: an_error_while_no_task_waits_is_kept_and_fails_the_read_after_the_queued_lines', async () => {
+  const input = new PassThrough();
+  const { rt, text } = await load([], { stdin: input });
+  // One chunk of two lines: the reader takes both and hands out the first.
+  input.write('first\nsecond\n');
+  const first = rt.dispatch('stdin_one');
+  await first.done;
+  // Nobody waits: the stream is paused and nothing that would read it is attached.
+  assert.equal(input.isPaused(), true);
+  assert.equal(input.listenerCount('data'), 0);
+  assert.equal(input.listenerCount('end'), 0);
+  input.write('not read ahead\n');
+  assert.equal(input.readableLength, 'not read ahead\n'.length, 'the stream keeps what arrives while nobody waits');
+  // Step by step: the stream fails (the error is emitted a tick later), then
+  // the reads come. Without a listener of the reader the error would end the process.
+  input.destroy(new Error('broken pipe'));
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = rt.dispatch('stdin_one');
+  await second.done;
+  const third = rt.dispatch('stdin_one');
+  await third.done;
+  await rt.close();
+  assert.equal(text(), 'stdin ok [first]\nstdin ok [second]\nstdin failed []\n');
+  assert.deepEqual([second.value, third.value], [Status.ok, Status.failed]);
+  assert.equal(input.listenerCount('error'), 0, 'the reader let go of the stream at its end');
+});
+
 test('node stdin: without_a_stream_stdin_is_denied', async () => {
   const { rt, text } = await load([]);
   const t = rt.dispatch('stdin_one');
