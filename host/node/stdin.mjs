@@ -2,15 +2,15 @@
 // (docs/node.md, "Standard input").
 //
 // The reader pulls from the stream only while a task waits for a line: with
-// nobody waiting the stream is paused and has no 'data' or 'end' listener of
-// ours, so it neither keeps the process alive nor buffers without bound. From
-// its first read until the end of input the reader keeps one 'error' listener,
-// which neither reads nor holds the process: an error that comes while nobody
-// waits is kept for the next read instead of ending the process as an
-// unhandled 'error' event. Lines are split at "\n" (a "\r" before it is dropped);
-// a last line without an end of line counts. A wait that is aborted leaves the
-// reader's queue as it was: the next line goes to the next wait, so cancelling
-// a pending read never loses a line.
+// nobody waiting the stream is paused, has no 'data' or 'end' listener of ours
+// and is unref()ed if it can be, so it neither keeps the process alive nor
+// buffers without bound. From its first read until the end of input the reader
+// keeps one 'error' listener, which neither reads nor holds the process: an
+// error that comes while nobody waits is kept for the next read instead of
+// ending the process as an unhandled 'error' event. Lines are split at "\n"
+// (a "\r" before it is dropped); a last line without an end of line counts. A
+// wait that is aborted leaves the reader's queue as it was: the next line goes
+// to the next wait, so cancelling a pending read never loses a line.
 import { StringDecoder } from 'node:string_decoder';
 
 import { adapter } from '../browser/adapters.mjs';
@@ -151,6 +151,10 @@ export class LineReader {
     s.pause();
     s.off('data', this.onData);
     s.off('end', this.onEnd);
+    // A paused stream still reads ahead up to its high-water mark, so the
+    // handle of a pipe or socket behind it stays active and would hold the
+    // process. While a task waits, the runtime's keep-alive token holds it.
+    s.unref?.();
   }
 
   /**

@@ -143,6 +143,19 @@ test('node cli: standard_input_lines_reach_the_program_as_they_arrive', async ()
   assert.deepEqual([r.code, r.stdout], [3, 'line [alpha]\nline [beta]\nline [gamma]\nstdin closed after 3 lines\n']);
 });
 
+test('node cli: standard_input_left_open_does_not_keep_the_command_running_after_the_program_ends', async () => {
+  // The program reads one line and returns; the pipe stays open and holds a
+  // line it never asked for. A command still running 10 s later is killed.
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const r = await runCli(['run', nodeHost, '--entry', 'stdin_one'], {
+    write: 'hello\nnever asked for\n',
+    onStdout: (_text, child) => { timer ??= setTimeout(() => child.kill('SIGKILL'), 10_000); },
+  });
+  clearTimeout(timer);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'stdin ok [hello]\n', '']);
+});
+
 test('node cli: bad_grants_are_usage_errors_and_the_help_lists_them', async () => {
   let r = await runCli(['run', nodeHost, '--dir', 'missing']);
   assert.equal(r.code, 2);
