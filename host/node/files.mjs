@@ -55,6 +55,15 @@ function splitPath(p) {
   return p.split('/').filter((c) => c !== '' && c !== '.');
 }
 
+/**
+ * The guest name of a grant named `name`, normalised: "./data/" is "data",
+ * "./" is ".", "/srv//in" is "/srv/in".
+ * @param {string} name
+ */
+export function guestName(name) {
+  return (name.startsWith('/') ? '/' : '') + splitPath(name).join('/') || '.';
+}
+
 /** Whether `p` is `root` or inside it (both real, absolute). @param {string} root @param {string} p */
 export function isInside(root, p) {
   if (p === root) return true;
@@ -102,9 +111,9 @@ export class GrantedFiles {
       if (!fs.statSync(real).isDirectory()) {
         throw new SnailError(`cannot grant ${hostPath}: it is not a directory`, { code: 'ERR_OPTION' });
       }
+      const guest = guestName(name);
       const absolute = name.startsWith('/');
       const components = splitPath(name);
-      const guest = (absolute ? '/' : '') + components.join('/') || '.';
       if (this.grants.some((g) => g.guest === guest)) {
         throw new SnailError(`two granted directories have the guest name "${guest}"; give one another name with { path, as }`, { code: 'ERR_OPTION' });
       }

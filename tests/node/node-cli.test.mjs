@@ -156,6 +156,19 @@ test('node cli: standard_input_left_open_does_not_keep_the_command_running_after
   assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'stdin ok [hello]\n', '']);
 });
 
+test('node cli: a_directory_granted_twice_is_a_usage_error_that_says_to_grant_it_once', async () => {
+  // The command line has no way to rename a grant, so the advice of
+  // nodeHost() (another name with { path, as }) would be none a user can follow.
+  for (const [first, second, name] of [['data', './data', 'data'], ['.', './', '.'], [`${tmp}/data`, `${tmp}//data/`, `${tmp}/data`]]) {
+    const r = await runCli(['run', nodeHost, '--entry', 'read_argv', '--arg', '1', '--dir', first, '--dir', 'other', '--dir', second, '--', 'data/hello.txt']);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', [
+      `snail-core: --dir ${first} and --dir ${second} grant the same directory, "${name}", twice`,
+      'hint: grant each directory with a single --dir',
+      '',
+    ].join('\n')]);
+  }
+});
+
 test('node cli: bad_grants_are_usage_errors_and_the_help_lists_them', async () => {
   let r = await runCli(['run', nodeHost, '--dir', 'missing']);
   assert.equal(r.code, 2);

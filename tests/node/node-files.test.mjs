@@ -195,6 +195,9 @@ test('node files: program_paths_map_to_grants_by_their_guest_names_longest_first
   assert.deepEqual(await read('input/hello.txt', renamed), [Status.ok, 'read ok 5 [hello]\n']);
   assert.deepEqual(await read('data/hello.txt', renamed), [Status.denied, 'read denied 0 []\n']);
   assert.throws(() => new GrantedFiles(['data', { path: 'other', as: './data/' }], { cwd: root }), /two granted directories have the guest name "data"/);
+  // An embedder can rename a grant, so nodeHost() says how (the command line says otherwise).
+  assert.throws(() => nodeHost({ dirs: ['data', './data'], cwd: root }), (e) => e.code === 'ERR_OPTION'
+    && e.message === 'two granted directories have the guest name "data"; give one another name with { path, as }');
   assert.throws(() => new GrantedFiles(['missing'], { cwd: root }), /cannot grant directory missing: it does not exist/);
   assert.throws(() => new GrantedFiles(['secret.txt'], { cwd: root }), /it is not a directory/);
 });
