@@ -126,24 +126,40 @@ export class ModuleLoader {
    * @returns {Promise<LoadedModuleRecord>}
    */
   load(source, name) {
+    return this.shared(name, () => this.loadNew(source, name));
+  }
+
+  /**
+   * Loads a module by name, through the resolver, which may answer with a
+   * source or a promise of one. The name counts as being loaded from the
+   * call on, while the resolver works too: every other load of the name, from
+   * a task or from JavaScript, shares this one.
+   * @param {string} name
+   * @returns {Promise<LoadedModuleRecord>}
+   */
+  loadByName(name) {
+    return this.shared(name, () => this.resolveAndLoad(name));
+  }
+
+  /**
+   * The module loaded under `name`, or the load of it under way, or a new
+   * load that `start` begins and every other load of the name shares.
+   * @param {string} name @param {() => Promise<LoadedModuleRecord>} start
+   * @returns {Promise<LoadedModuleRecord>}
+   */
+  shared(name, start) {
     const done = this.byName.get(name);
     if (done) return Promise.resolve(done);
     let pending = this.pending.get(name);
     if (!pending) {
-      pending = this.loadNew(source, name).finally(() => this.pending.delete(name));
+      pending = start().finally(() => this.pending.delete(name));
       this.pending.set(name, pending);
     }
     return pending;
   }
 
-  /**
-   * Loads a module by name, through the resolver, which may answer with a
-   * source or a promise of one.
-   * @param {string} name
-   */
-  async loadByName(name) {
-    const done = this.byName.get(name);
-    if (done) return done;
+  /** @param {string} name @returns {Promise<LoadedModuleRecord>} */
+  async resolveAndLoad(name) {
     let source;
     try {
       source = await this.resolve(name);
@@ -153,7 +169,7 @@ export class ModuleLoader {
     if (source === undefined || source === null) {
       throw new ModuleLoadError(`module ${name} could not be found: the modules option does not name it`, { status: Status.not_found });
     }
-    return this.load(source, name);
+    return this.loadNew(source, name);
   }
 
   /**

@@ -9,7 +9,7 @@
 // (two u32: pointer, length) the program passes: the runtime allocates the
 // buffer with the program's `snail.alloc` export only when the task holds the
 // permit again, so a result that is never delivered never touches its memory.
-import { emitterEvent, eventOf, fetchResponse } from './adapters.mjs';
+import { adapter, emitterEvent, eventOf, fetchResponse } from './adapters.mjs';
 import { SnailError } from './errors.mjs';
 import { Status } from './status.mjs';
 
@@ -491,7 +491,12 @@ export function serviceImports(bridge, host) {
       const name = memory.string(np, nl);
       return {
         describe: `snail.module_load("${name}")`,
-        operation: async () => (await host.modules().loadByName(name)).handle,
+        // The load is shared by every task that loads the name (and by
+        // JavaScript): a cancelled task stops waiting for it at once, and the
+        // load goes on for the others, recorded if it succeeds.
+        operation: (signal) => adapter(signal, ({ resolve, reject }) => {
+          host.modules().loadByName(name).then((record) => resolve(record.handle), reject);
+        }),
         accept: (handle) => {
           if (handleOut !== 0 && memory.memory) new DataView(memory.memory.buffer).setInt32(handleOut, /** @type {number} */ (handle), true);
           return Status.ok;

@@ -291,3 +291,35 @@ test('modules: a_module_initialiser_that_waits_fails_the_load_saying_so', async 
     && /^module waits failed during its initialisation: it called a suspending import during its initialisation; waits are only allowed in tasks$/.test(e.message));
   await rt.close();
 });
+
+test('modules: a_task_load_counts_as_being_loaded_while_the_resolver_works_and_a_cancelled_waiter_stops_at_once', async () => {
+  const plugin = fs.readFileSync(MODULES.plugin);
+  let calls = 0;
+  /** @type {(() => void)[]} */
+  const answers = [];
+  const { rt } = await loadDynamicIn(nodeContext, {
+    modules: (/** @type {string} */ name) => {
+      calls++;
+      return new Promise((resolve) => { answers.push(() => resolve(name === 'plugin' ? plugin : null)); });
+    },
+  });
+  // Two tasks and JavaScript load "plugin" while the resolver has not answered.
+  const first = rt.dispatch('try_load', 0);
+  await until(() => calls === 1, 'the resolver to be asked');
+  const second = rt.dispatch('try_load', 0);
+  const fromJs = rt.loadModule(fs.readFileSync(MODULES.wrong_type), { name: 'plugin' });
+  // A third task that waits for the same load is cancelled: it stops at once.
+  const third = rt.dispatch('try_load', 0);
+  await until(() => third.state === 'suspended', 'the third task to wait');
+  third.cancel();
+  await third.done;
+  assert.equal(third.state, 'cancelled');
+  assert.equal(calls, 1, 'one resolver call for the name');
+  for (const answer of answers) answer();
+  const handle = await first.result;
+  assert.ok(handle > 0);
+  assert.equal(await second.result, handle, 'the second task shared the load');
+  assert.equal((await fromJs).handle, handle, 'JavaScript shared it too, whatever bytes it gave');
+  assert.deepEqual(rt.modules.map((m) => m.name), ['plugin']);
+  await rt.close();
+});
