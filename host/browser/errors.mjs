@@ -12,6 +12,23 @@ export class SnailError extends Error {
   }
 }
 
+/**
+ * Refuses options a function does not have: a misspelt one (`timout`) would
+ * otherwise be ignored without a word.
+ * @param {string} fn  the function, for messages ("close()")
+ * @param {unknown} options @param {readonly string[]} names  the options it has
+ * @param {string} code  the error's code
+ * @returns {asserts options is Record<string, unknown>}
+ */
+export function checkOptionKeys(fn, options, names, code) {
+  if (options === null || typeof options !== 'object') {
+    throw new SnailError(`the options of ${fn} must be an object, got ${options === null ? 'null' : typeof options}`, { code });
+  }
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) throw new SnailError(`${fn} has no option "${key}"; its options are ${names.join(', ')}`, { code });
+  }
+}
+
 /** A module that does not follow docs/abi.md. */
 export class AbiError extends SnailError {
   /** @param {string} message @param {{ cause?: unknown }} [options] */

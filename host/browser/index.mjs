@@ -13,7 +13,7 @@ import { Task } from './tasks.mjs';
 import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
-import { SnailError } from './errors.mjs';
+import { checkOptionKeys, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
@@ -59,13 +59,8 @@ export function suspend(operation, discard, options = {}) {
   if (discard !== undefined && discard !== null && typeof discard !== 'function') {
     throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
   }
-  if (options === null || typeof options !== 'object') {
-    throw new SnailError('the options of suspend() must be an object', { code: 'ERR_ARG' });
-  }
+  checkOptionKeys('suspend()', options, ['cancelled', 'failed'], 'ERR_ARG');
   for (const [key, value] of Object.entries(options)) {
-    if (key !== 'cancelled' && key !== 'failed') {
-      throw new SnailError(`suspend() has no option "${key}"; its options are cancelled and failed`, { code: 'ERR_ARG' });
-    }
     // A misspelt 'reject' would reach Wasm as 0 (ok) for a numeric result.
     if (typeof value === 'string' && value !== 'reject') {
       throw new SnailError(`suspend() option ${key} is ${JSON.stringify(value)}: give the value Wasm receives (a number, a BigInt for i64) or 'reject'`, { code: 'ERR_ARG' });
@@ -132,20 +127,6 @@ function runtimeEnv(shape, prepared) {
   // emscripten_notify_memory_growth: the runtime reads memory.buffer anew at every access.
   for (const i of wanted) env[i.name] = () => {};
   return { env: { ...env, ...prepared.env } };
-}
-
-/**
- * Refuses options a method does not have: a misspelt one (`timout`) would
- * otherwise be ignored without a word.
- * @param {string} method @param {unknown} options @param {string[]} names
- */
-function checkOptionKeys(method, options, names) {
-  if (options === null || typeof options !== 'object') {
-    throw new SnailError(`the options of ${method} must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_ARG' });
-  }
-  for (const key of Object.keys(options)) {
-    if (!names.includes(key)) throw new SnailError(`${method} has no option "${key}"; its options are ${names.join(', ')}`, { code: 'ERR_ARG' });
-  }
 }
 
 /**
@@ -237,15 +218,7 @@ export class Runtime {
     if (!hasJspi) {
       throw new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' });
     }
-    if (options === null || typeof options !== 'object') {
-      throw new SnailError(`the options of Runtime.load() must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_OPTION' });
-    }
-    for (const key of Object.keys(options)) {
-      // A misspelt option would otherwise be ignored without a word.
-      if (!RUNTIME_OPTIONS.includes(key)) {
-        throw new SnailError(`Runtime.load() has no option "${key}"; its options are ${RUNTIME_OPTIONS.join(', ')}`, { code: 'ERR_OPTION' });
-      }
-    }
+    checkOptionKeys('Runtime.load()', options, RUNTIME_OPTIONS, 'ERR_OPTION');
     checkOptionTypes(options);
     const stackSize = options.stackSize ?? DEFAULT_STACK_SIZE;
     if (!Number.isInteger(stackSize) || stackSize < 1024 || stackSize > 64 * 1024 * 1024) {
@@ -399,7 +372,7 @@ export class Runtime {
   async loadModule(source, options = {}) {
     this.bridge.refuseReentry('rt.loadModule()');
     if (this.closed) throw new SnailError(`cannot load a module: the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
-    checkOptionKeys('rt.loadModule()', options, ['name']);
+    checkOptionKeys('rt.loadModule()', options, ['name'], 'ERR_ARG');
     if (options.name !== undefined && typeof options.name !== 'string') {
       throw new SnailError(`rt.loadModule(): option name must be a string, got ${typeof options.name}`, { code: 'ERR_ARG' });
     }
@@ -486,7 +459,7 @@ export class Runtime {
    */
   async close(options = {}) {
     this.bridge.refuseReentry('rt.close()');
-    checkOptionKeys('close()', options, ['timeout']);
+    checkOptionKeys('close()', options, ['timeout'], 'ERR_ARG');
     const { timeout } = options;
     if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
       throw new SnailError(`close(): timeout must be a number of milliseconds >= 0, got ${String(timeout)}`, { code: 'ERR_ARG' });

@@ -6,7 +6,7 @@
 // Nothing is granted by default: no directory, no network host, no
 // environment variable, no standard input; storage lives in memory unless a
 // directory is given.
-import { SnailError } from '../browser/errors.mjs';
+import { checkOptionKeys, SnailError } from '../browser/errors.mjs';
 import { checkNetGrants, MemoryStorage } from '../browser/services.mjs';
 import { GrantedFiles } from './files.mjs';
 import { LineReader } from './stdin.mjs';
@@ -34,13 +34,7 @@ import { DirectoryStorage } from './storage.mjs';
  *             env: Record<string, string> }}
  */
 export function nodeHost(options = {}) {
-  const known = ['dirs', 'allowNet', 'env', 'storageDir', 'stdin', 'cwd'];
-  if (options === null || typeof options !== 'object') {
-    throw new SnailError(`the options of nodeHost() must be an object, got ${options === null ? 'null' : typeof options}`, { code: 'ERR_OPTION' });
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new SnailError(`nodeHost() has no option "${key}"; its options are ${known.join(', ')}`, { code: 'ERR_OPTION' });
-  }
+  checkOptionKeys('nodeHost()', options, ['dirs', 'allowNet', 'env', 'storageDir', 'stdin', 'cwd'], 'ERR_OPTION');
   const files = new GrantedFiles(options.dirs ?? [], { cwd: options.cwd });
   const allowNet = checkNetGrants(options.allowNet ?? [], 'nodeHost(): allowNet');
   const storage = options.storageDir === undefined ? new MemoryStorage() : new DirectoryStorage(options.storageDir);
