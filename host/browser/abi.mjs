@@ -111,16 +111,18 @@ export function describeProgram(module, bytes, context) {
     }
   }
 
-  const init = byName.get('_initialize');
-  if (init && init.kind !== 'function') problems.push(`its "_initialize" export is a ${init.kind}; it is a function of type (func)`);
-  else if (init?.type && !sameType(init.type, { params: [], results: [] })) {
-    problems.push(`its "_initialize" has type ${formatFuncType(init.type)}; expected (func)`);
-  }
-  const alloc = byName.get('snail.alloc');
-  if (alloc && alloc.kind !== 'function') problems.push(`its "snail.alloc" export is a ${alloc.kind}; it is a function of type (func (param i32) (result i32))`);
-  else if (alloc?.type && !sameType(alloc.type, { params: ['i32'], results: ['i32'] })) {
-    problems.push(`its "snail.alloc" has type ${formatFuncType(alloc.type)}; expected (func (param i32) (result i32))`);
-  }
+  /**
+   * An export the ABI names that, where the module has it, is a function of `type`.
+   * @param {string} name @param {FuncType} type
+   */
+  const typedFunction = (name, type) => {
+    const x = byName.get(name);
+    if (x && x.kind !== 'function') problems.push(`its "${name}" export is a ${x.kind}; it is a function of type ${formatFuncType(type)}`);
+    else if (x?.type && !sameType(x.type, type)) problems.push(`its "${name}" has type ${formatFuncType(x.type)}; expected ${formatFuncType(type)}`);
+    return x;
+  };
+  typedFunction('_initialize', { params: [], results: [] });
+  const alloc = typedFunction('snail.alloc', { params: ['i32'], results: ['i32'] });
 
   for (const imp of imports) {
     const where = `${imp.module}.${imp.name}`;
