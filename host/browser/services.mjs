@@ -9,7 +9,7 @@
 // (two u32: pointer, length) the program passes: the runtime allocates the
 // buffer with the program's `snail.alloc` export only when the task holds the
 // permit again, so a result that is never delivered never touches its memory.
-import { adapter, emitterEvent, eventOf, fetchResponse } from './adapters.mjs';
+import { adapter, emitterEvent, eventOf } from './adapters.mjs';
 import { SnailError } from './errors.mjs';
 import { Status } from './status.mjs';
 
@@ -312,14 +312,11 @@ const MAX_REDIRECTS = 20;
  * @returns {Promise<{ code: number, body: Uint8Array }>}
  */
 async function fetchWithinGrant(signal, url, permissions) {
-  if ((permissions.net ?? []).includes('*')) {
-    const response = await fetchResponse(signal, url);
-    return { code: response.status, body: new Uint8Array(await response.arrayBuffer()) };
-  }
-  const base = /** @type {any} */ (globalThis).location?.href;
-  let current = new URL(url, base).href;
+  // With every host granted, the engine follows the redirects itself.
+  const redirect = (permissions.net ?? []).includes('*') ? 'follow' : 'manual';
+  let current = new URL(url, /** @type {any} */ (globalThis).location?.href).href;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(current, { signal, redirect: 'manual' });
+    const response = await fetch(current, { signal, redirect });
     if (response.type === 'opaqueredirect') {
       throw new ServiceError(Status.denied, `${current} redirects, and a page cannot see where before it follows; grant every host ('*' in permissions.net) to follow redirects`);
     }
