@@ -302,23 +302,6 @@ function grantsOf(grants) {
   return { dirs: grants.dirs, allowNet: grants.allowNet, env: grants.env, storageDir: grants.storage };
 }
 
-/**
- * The first two --dir values with the same guest name, if any. nodeHost()
- * refuses them too, but advises renaming one with { path, as }, which the
- * command line cannot do: the same name as written means the same directory.
- * @param {string[]} dirs @param {(name: string) => string} guestName
- * @returns {[string, string] | null}
- */
-function grantedTwice(dirs, guestName) {
-  for (let i = 0; i < dirs.length; i++) {
-    // An empty path is nodeHost()'s to refuse.
-    if (dirs[i] === '') continue;
-    const earlier = dirs.slice(0, i).find((d) => d !== '' && guestName(d) === guestName(dirs[i]));
-    if (earlier !== undefined) return [earlier, dirs[i]];
-  }
-  return null;
-}
-
 /** @returns {string} */
 function packageVersion() {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -523,14 +506,6 @@ async function runProgram(command) {
   const entry = /** @type {string} */ (command.entry);
   const { Runtime, SnailError } = await import('../browser/index.mjs');
   const { nodeHost } = await import('../node/host.mjs');
-  const { guestName } = await import('../node/files.mjs');
-  const twice = grantedTwice(command.grants?.dirs ?? [], guestName);
-  if (twice) {
-    printError(`--dir ${twice[0]} and --dir ${twice[1]} grant the same directory, "${guestName(twice[1])}", twice`, {
-      hint: 'grant each directory with a single --dir',
-    });
-    return EXIT.usage;
-  }
 
   /** @type {import('../browser/index.mjs').Runtime | null} */
   let rt = null;
@@ -594,6 +569,16 @@ async function runProgram(command) {
       if (trace) {
         trace.close();
         fs.rmSync(trace.file, { force: true });
+      }
+      // nodeHost() advises renaming one of two grants of the same guest name
+      // with { path, as }, which the command line cannot do: the same name as
+      // written means the same directory.
+      const twice = /** @type {{ sameGuest?: { guest: string, paths: string[] } }} */ (error).sameGuest;
+      if (twice) {
+        printError(`--dir ${twice.paths[0]} and --dir ${twice.paths[1]} grant the same directory, "${twice.guest}", twice`, {
+          hint: 'grant each directory with a single --dir',
+        });
+        return EXIT.usage;
       }
       const needs = error instanceof SnailError && /** @type {{ code?: string }} */ (error).code === 'ERR_ABI'
         ? await userImportsOnly(file, SnailError)

@@ -40,6 +40,7 @@ import {
  * @property {boolean} absolute  whether the guest name is absolute
  * @property {string[]} components  the guest name's components ([] for ".")
  * @property {string} host  the directory's real path on the host
+ * @property {string} path  the host path as the grant gave it, for messages
  */
 
 const { O_RDONLY } = fs.constants;
@@ -60,7 +61,7 @@ function splitPath(p) {
  * "./" is ".", "/srv//in" is "/srv/in".
  * @param {string} name
  */
-export function guestName(name) {
+function guestName(name) {
   return (name.startsWith('/') ? '/' : '') + splitPath(name).join('/') || '.';
 }
 
@@ -114,10 +115,14 @@ export class GrantedFiles {
       const guest = guestName(name);
       const absolute = name.startsWith('/');
       const components = splitPath(name);
-      if (this.grants.some((g) => g.guest === guest)) {
-        throw new SnailError(`two granted directories have the guest name "${guest}"; give one another name with { path, as }`, { code: 'ERR_OPTION' });
+      const earlier = this.grants.find((g) => g.guest === guest);
+      if (earlier) {
+        // The two paths as given go with the error, for a command line's own
+        // message: there the same name always means the same directory.
+        const error = new SnailError(`two granted directories have the guest name "${guest}"; give one another name with { path, as }`, { code: 'ERR_OPTION' });
+        throw Object.assign(error, { sameGuest: { guest, paths: [earlier.path, hostPath] } });
       }
-      this.grants.push({ guest, absolute, components, host: real });
+      this.grants.push({ guest, absolute, components, host: real, path: hostPath });
     }
   }
 
