@@ -90,16 +90,19 @@ endif()
 
 # Report a Node that cannot run, or a missing binaryen, now rather than in the
 # middle of the build.
-set(_snail_fix_node "Configure again with -DSNAIL_NODE=<a node executable, 20.6 or newer>, or with "
-  "-USNAIL_NODE to look for one again (the environment variable SNAIL_NODE, else node on PATH).")
+# Gives up on a SNAIL_NODE that cannot serve, saying why and how to give another.
+macro(_snail_bad_node why)
+  string(CONCAT _snail_message "snail-core's post-link step needs Node, but SNAIL_NODE is "
+    "${SNAIL_NODE}, which ${why}. Configure again with -DSNAIL_NODE=<a node executable, "
+    "20.6 or newer>, or with -USNAIL_NODE to look for one again (the environment variable "
+    "SNAIL_NODE, else node on PATH).")
+  _snail_not_found()
+endmacro()
+
 if(IS_DIRECTORY "${SNAIL_NODE}")
-  string(CONCAT _snail_message "snail-core's post-link step needs Node, but SNAIL_NODE is "
-    "${SNAIL_NODE}, which is a directory, not a node executable. " ${_snail_fix_node})
-  _snail_not_found()
+  _snail_bad_node("is a directory, not a node executable")
 elseif(IS_ABSOLUTE "${SNAIL_NODE}" AND NOT EXISTS "${SNAIL_NODE}")
-  string(CONCAT _snail_message "snail-core's post-link step needs Node, but SNAIL_NODE is "
-    "${SNAIL_NODE}, which does not exist. " ${_snail_fix_node})
-  _snail_not_found()
+  _snail_bad_node("does not exist")
 endif()
 set(_snail_check "${SNAIL_NODE}" "${_snail_dir}/snail-postlink.mjs" --check)
 if(SNAIL_NODE_MODULES)
@@ -110,13 +113,9 @@ execute_process(COMMAND ${_snail_check} "${_snail_postlink}"
   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
 if(NOT _snail_result MATCHES "^[0-9]+$")
   # The process did not start: the result is the reason ("Permission denied").
-  string(CONCAT _snail_message "snail-core's post-link step needs Node, but SNAIL_NODE is "
-    "${SNAIL_NODE}, which cannot be run (${_snail_result}). " ${_snail_fix_node})
-  _snail_not_found()
+  _snail_bad_node("cannot be run (${_snail_result})")
 elseif(NOT _snail_result EQUAL 0 AND _snail_err STREQUAL "")
-  string(CONCAT _snail_message "snail-core's post-link step cannot run with ${SNAIL_NODE}: "
-    "it exited with ${_snail_result} and said nothing, so it may not be Node. " ${_snail_fix_node})
-  _snail_not_found()
+  _snail_bad_node("exited with ${_snail_result} and said nothing, so it may not be Node")
 elseif(NOT _snail_result EQUAL 0)
   string(CONCAT _snail_message "snail-core's post-link step cannot run with ${SNAIL_NODE}: ${_snail_err}")
   _snail_not_found()
