@@ -7,6 +7,8 @@ import { cases as contracts } from './contracts.cases.mjs';
 import { cases as lending } from './lending.cases.mjs';
 import { cases as modules } from './modules.cases.mjs';
 import { cases as services } from './services.cases.mjs';
+import { cases as specCancellation } from './spec-cancellation.cases.mjs';
+import { cases as specScheduling } from './spec-scheduling.cases.mjs';
 
 /** @type {Record<string, import('./support.mjs').Case[]>} */
-export const suites = { contracts, lending, cancellation, adapters, services, browserHost, modules };
+export const suites = { contracts, lending, cancellation, adapters, services, browserHost, modules, specScheduling, specCancellation };
