@@ -33,13 +33,78 @@ for (const entry of fs.readdirSync(out, { recursive: true, withFileTypes: true }
   if (!entry.isFile() || !entry.name.endsWith('.d.mts')) continue;
   const file = path.join(entry.parentPath, entry.name);
   const text = fs.readFileSync(file, 'utf8');
-  const fixed = text.replace(privateUntyped, '$1private $2;');
+  const fixed = publicSurface(text.replace(privateUntyped, '$1private $2;'));
   if (fixed !== text) fs.writeFileSync(file, fixed);
 }
 
+/**
+ * Leaves the internal members of classes out of the declarations, so that a
+ * consumer's compiler refuses them: members whose name starts with `_`
+ * (CONTRIBUTING.md) and members whose JSDoc says `@internal` (a setter of a
+ * public getter, for example). An internal constructor becomes
+ * `private constructor();`: the class is still a type and works with
+ * `instanceof`, but only snail-core makes its objects. A field whose JSDoc
+ * says `@readonly` is declared `readonly`.
+ * @param {string} text  one .d.mts file
+ */
+function publicSurface(text) {
+  const lines = text.split('\n');
+  /** @type {string[]} */
+  const kept = [];
+  let inClass = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!inClass) {
+      kept.push(line);
+      inClass = /^export declare class \w+.*\{$/.test(line);
+      continue;
+    }
+    if (line === '}') {
+      kept.push(line);
+      inClass = false;
+      continue;
+    }
+    // One member: its JSDoc (if any), then its declaration up to the `;` that
+    // ends it at depth 0.
+    const member = [];
+    let j = i;
+    if (lines[j].startsWith('    /**')) {
+      while (!lines[j].includes('*/')) member.push(lines[j++]);
+      member.push(lines[j++]);
+    }
+    let depth = 0;
+    for (;;) {
+      const l = lines[j++];
+      member.push(l);
+      for (const c of l) {
+        if (c === '{' || c === '(' || c === '[') depth++;
+        else if (c === '}' || c === ')' || c === ']') depth--;
+      }
+      if (depth === 0 && l.trimEnd().endsWith(';')) break;
+      if (j >= lines.length) throw new Error(`types: cannot read a member of a class in the declarations near: ${line}`);
+    }
+    i = j - 1;
+    const declaration = member.find((l) => !/^\s*(\/\*\*|\*)/.test(l)) ?? '';
+    const name = /^\s*(?:(?:static|readonly|get|set|private|protected)\s+)*([\w$]+)/.exec(declaration)?.[1] ?? '';
+    const internal = member.some((l) => /@internal\b/.test(l));
+    if (name === 'constructor' && internal) kept.push('    private constructor();');
+    else if (name.startsWith('_') || internal) continue;
+    else if (member.some((l) => /@readonly\b/.test(l)) && !/^\s*readonly\b/.test(declaration)) {
+      // TypeScript 7 drops `@readonly` on a field assigned in the constructor.
+      kept.push(...member.map((l) => (l === declaration ? l.replace(/^(\s*)/, '$1readonly ') : l)));
+    } else kept.push(...member);
+  }
+  return kept.join('\n');
+}
+
 for (const entry of ['host/browser/index.d.mts', 'host/node/index.d.mts', 'host/browser/adapter-contract.d.mts']) {
-  if (!fs.existsSync(path.join(out, entry))) {
+  const file = path.join(out, entry);
+  if (!fs.existsSync(file)) {
     process.stderr.write(`types: dist/types/${entry} was not generated\n`);
     process.exit(1);
   }
+  // The API speaks of WebAssembly, AbortSignal, Response and the page's
+  // elements, which TypeScript declares in its DOM library: each entry point
+  // brings it in, so that a Node project without "dom" in its lib compiles.
+  fs.writeFileSync(file, `/// <reference lib="dom" />\n${fs.readFileSync(file, 'utf8')}`);
 }

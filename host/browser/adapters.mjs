@@ -8,12 +8,20 @@
 //   - disarm promptly when the signal aborts,
 //   - settle only after the cleanup it owns has finished.
 
+// Written by the adapters and the sleepers only; armed is their read-only face.
+const ARMED = { listeners: 0, timers: 0 };
+
 /**
  * What adapters built with `adapter()` have armed right now, across the
  * process: listeners (on signals and event sources) and timers. Both return to
  * zero when every operation has settled.
  */
-export const armed = { listeners: 0, timers: 0 };
+export const armed = /** @type {{ readonly listeners: number, readonly timers: number }} */ (ARMED);
+
+/** The writable counters behind `armed`, for the sleepers' timers. */
+export function armedCounts() {
+  return ARMED;
+}
 
 /** The error an adapter rejects with when its signal aborts. @param {AbortSignal} signal */
 export function abortReason(signal) {
@@ -22,11 +30,11 @@ export function abortReason(signal) {
 }
 
 /**
- * @template T
+ * @template [T=unknown]
  * @typedef {object} AdapterControls
  * @property {(value: T) => void} resolve  completes the operation
  * @property {(error: unknown) => void} reject  fails the operation
- * @property {(target: { removeEventListener?: Function, off?: Function }, type: string, listener: Function) => void} listen
+ * @property {(target: { removeEventListener?: Function, off?: Function }, type: string, listener: (...args: any[]) => void) => void} listen
  *   adds a listener that is removed however the operation ends
  * @property {(fn: () => void, ms: number) => void} timer  arms a timer that is cleared however it ends
  * @property {(cleanup: () => void | PromiseLike<void>) => void} onCleanup
@@ -57,7 +65,7 @@ export function adapter(signal, start) {
       if (done) return;
       done = true;
       signal.removeEventListener('abort', onAbort);
-      armed.listeners--;
+      ARMED.listeners--;
       /** @type {PromiseLike<void>[]} */
       const pending = [];
       /** @type {unknown[]} */
@@ -85,7 +93,7 @@ export function adapter(signal, start) {
     };
     const onAbort = () => finish(() => settleReject(abortReason(signal)));
     signal.addEventListener('abort', onAbort);
-    armed.listeners++;
+    ARMED.listeners++;
 
     /** @type {AdapterControls<T>} */
     const controls = {
@@ -103,8 +111,8 @@ export function adapter(signal, start) {
         } else {
           throw new TypeError(`cannot listen for "${type}": the target has neither addEventListener nor on`);
         }
-        armed.listeners++;
-        cleanups.push(() => { armed.listeners--; });
+        ARMED.listeners++;
+        cleanups.push(() => { ARMED.listeners--; });
       },
       timer(fn, ms) {
         // Checked before the operation is under way: a wrong call would
@@ -116,14 +124,14 @@ export function adapter(signal, start) {
         const id = setTimeout(() => {
           // A fired timer needs no clearing, but keep the count exact.
           fired = true;
-          armed.timers--;
+          ARMED.timers--;
           fn();
         }, ms);
-        armed.timers++;
+        ARMED.timers++;
         cleanups.push(() => {
           if (!fired) {
             clearTimeout(id);
-            armed.timers--;
+            ARMED.timers--;
           }
         });
       },

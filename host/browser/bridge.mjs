@@ -25,9 +25,9 @@ export const REJECT = 'reject';
 
 /**
  * @typedef {object} SuspendOptions
- * @property {unknown} [cancelled]  what Wasm receives when the wait ends because the
+ * @property {number | bigint | 'reject'} [cancelled]  what Wasm receives when the wait ends because the
  *   task was cancelled (default: Status.cancelled), or 'reject' to throw a CancelledError
- * @property {unknown} [failed]  what Wasm receives when the operation rejects
+ * @property {number | bigint | 'reject'} [failed]  what Wasm receives when the operation rejects
  *   (default: Status.failed), or 'reject' to throw the operation's error
  */
 

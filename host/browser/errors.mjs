@@ -40,10 +40,11 @@ export class AbiError extends SnailError {
 
 /** A task that trapped or threw; `task` is the failed task, `cause` the original error. */
 export class TaskFailedError extends Error {
-  /** @param {string} message @param {{ cause?: unknown, task?: unknown }} [options] */
-  constructor(message, options = {}) {
+  /** @param {string} message @param {{ cause?: unknown, task: import('./tasks.mjs').Task }} options */
+  constructor(message, options) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TaskFailedError';
+    /** The task that failed. */
     this.task = options.task;
   }
 }
@@ -54,7 +55,7 @@ export class CancelledError extends Error {
    * A CancelledError without a stack trace: cancellation happens in the
    * scheduler, so its stack would only show snail-core's internals, and
    * capturing one costs microseconds per task when thousands are cancelled.
-   * @param {string} message @param {{ task?: unknown }} [options]
+   * @param {string} message @param {{ task: import('./tasks.mjs').Task }} options
    */
   static quick(message, options) {
     const g = /** @type {any} */ (Error);
@@ -67,10 +68,11 @@ export class CancelledError extends Error {
     }
   }
 
-  /** @param {string} message @param {{ task?: unknown }} [options] */
-  constructor(message, options = {}) {
+  /** @param {string} message @param {{ task: import('./tasks.mjs').Task }} options */
+  constructor(message, options) {
     super(message);
     this.name = 'CancelledError';
+    /** The task that was cancelled. */
     this.task = options.task;
   }
 }

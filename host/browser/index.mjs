@@ -101,6 +101,50 @@ const OPTION_KINDS = Object.freeze({
 /** @param {unknown} v */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A value as a refusal names it ("an array", "\"yes\"", "number 5"). @param {unknown} value */
+function describeValue(value) {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
+    : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
+}
+
+/** Whether `v` is one of the kinds of ProgramSource. @param {unknown} v */
+function isProgramSource(v) {
+  return typeof v === 'string' || v instanceof URL || v instanceof ArrayBuffer || ArrayBuffer.isView(v)
+    || v instanceof WebAssembly.Module || (typeof Response === 'function' && v instanceof Response);
+}
+
+/** The methods each service must have, optional ones marked with `?`. */
+const SERVICE_METHODS = Object.freeze({
+  storage: ['get', 'put', 'delete', 'list'],
+  files: ['read', 'write'],
+  stdin: ['line', 'unread?'],
+});
+
+/**
+ * Refuses a `services` option with a service the runtime does not know, or a
+ * service without the methods it is called through (a storage object of the
+ * wrong shape would otherwise fail only when a task first uses it).
+ * @param {unknown} services
+ */
+function checkServices(services) {
+  checkOptionKeys('option services', services, Object.keys(SERVICE_METHODS), 'ERR_OPTION');
+  for (const [name, methods] of Object.entries(SERVICE_METHODS)) {
+    const service = services[name];
+    if (service === undefined) continue;
+    if (service === null || (typeof service !== 'object' && typeof service !== 'function')) {
+      throw new SnailError(`option services.${name} must be an object with the methods ${methods.filter((m) => !m.endsWith('?')).join(', ')}, got ${describeValue(service)}`, { code: 'ERR_OPTION' });
+    }
+    for (const method of methods) {
+      const optional = method.endsWith('?');
+      const key = optional ? method.slice(0, -1) : method;
+      const fn = /** @type {Record<string, unknown>} */ (service)[key];
+      if (typeof fn === 'function' || (optional && fn === undefined)) continue;
+      const needs = methods.filter((m) => !m.endsWith('?')).join(', ');
+      throw new SnailError(`option services.${name} has no method ${key}, or it is not a function (a ${name} service needs ${needs}; see docs/api.md)`, { code: 'ERR_OPTION' });
+    }
+  }
+}
+
 /** @type {Record<string, (v: unknown) => boolean>} */
 const IS_KIND = {
   'a string': (v) => typeof v === 'string',
@@ -138,17 +182,41 @@ function checkOptionTypes(options) {
   for (const [key, kind] of Object.entries(OPTION_KINDS)) {
     const value = options[key];
     if (value === undefined || IS_KIND[kind](value)) continue;
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
-      : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
-    throw new SnailError(`option ${key} must be ${kind}, got ${got}`, { code: 'ERR_OPTION' });
+    throw new SnailError(`option ${key} must be ${kind}, got ${describeValue(value)}`, { code: 'ERR_OPTION' });
   }
-  const net = /** @type {{ net?: unknown } | undefined} */ (options.permissions)?.net;
-  if (net !== undefined) checkNetGrants(net, 'option permissions.net');
+  if (options.permissions !== undefined) {
+    checkOptionKeys('option permissions', options.permissions, ['net'], 'ERR_OPTION');
+    if (options.permissions.net !== undefined) checkNetGrants(options.permissions.net, 'option permissions.net');
+  }
+  if (options.services !== undefined) checkServices(options.services);
+  if (isObject(options.modules)) {
+    for (const [name, source] of Object.entries(/** @type {object} */ (options.modules))) {
+      if (!isProgramSource(source)) {
+        throw new SnailError(`option modules.${name} must be where the module is (a path, URL, bytes, Response or WebAssembly.Module), got ${describeValue(source)}`, { code: 'ERR_OPTION' });
+      }
+    }
+  }
   const { maxEntered, hardMaxEntered } = options;
   if (typeof maxEntered === 'number' && typeof hardMaxEntered === 'number' && maxEntered > hardMaxEntered) {
     throw new SnailError(`option maxEntered (${maxEntered}) is above hardMaxEntered (${hardMaxEntered}); the soft bound must not exceed the hard one`, { code: 'ERR_OPTION' });
   }
 }
+
+/**
+ * The types a program of the API names, exported with the values above.
+ * @typedef {import('./bridge.mjs').SuspendOptions} SuspendOptions
+ * @typedef {import('./bridge.mjs').DisposeContext} DisposeContext
+ * @typedef {import('./bridge.mjs').TraceEvent} TraceEvent
+ * @typedef {import('./services.mjs').StorageBackend} StorageBackend
+ * @typedef {import('./services.mjs').HostServices} HostServices
+ * @typedef {import('./services.mjs').Permissions} Permissions
+ * @typedef {import('./storage-indexeddb.mjs').IndexedDBStorageOptions} IndexedDBStorageOptions
+ */
+
+/**
+ * @template [T=unknown]
+ * @typedef {import('./adapters.mjs').AdapterControls<T>} AdapterControls
+ */
 
 /**
  * @typedef {import('./program.mjs').ProgramSource} ProgramSource
@@ -190,12 +258,16 @@ function checkOptionTypes(options) {
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
+/**
+ * A module loaded into the running program (rt.loadModule).
+ * @typedef {{ readonly handle: number, readonly name: string, readonly exports: WebAssembly.Exports, readonly handlers: readonly string[] }} LoadedModule
+ */
 
 /**
  * What close() reports.
  * @typedef {object} CloseReport
  * @property {number[]} cancelled  ids of the tasks close() cancelled
- * @property {{ id: number, entry: string, state: string, waitingOn: string | null }[]} stuck
+ * @property {{ id: number, entry: string, state: import('./tasks.mjs').TaskStateName, waitingOn: string | null }[]} stuck
  *   tasks still live when close() stopped waiting (only with a timeout)
  * @property {number} pendingCleanups  asynchronous cleanups that had not settled
  * @property {{ task: number, operation: string, error: unknown }[]} disposerErrors
@@ -324,6 +396,7 @@ export class Runtime {
 
   /**
    * Use Runtime.load().
+   * @internal
    * @param {Bridge} bridge @param {WebAssembly.Instance} instance @param {string} name
    * @param {import('./abi.mjs').ProgramShape} shape @param {EventRegistry} events
    * @param {ModuleLoader} loader
@@ -366,8 +439,20 @@ export class Runtime {
    * plain module importing what the program exports. Its handler globals join
    * the register file, null in every existing task. Loading a name that is
    * already loaded returns that module. Modules cannot be unloaded.
-   * @param {ProgramSource} source @param {{ name?: string }} [options]  the name defaults to the source's
-   * @returns {Promise<{ handle: number, name: string, exports: WebAssembly.Exports, handlers: readonly string[] }>}
+   * @overload
+   * @param {string | URL} source  a path or URL, which names the module unless `options.name` does
+   * @param {{ name?: string }} [options]
+   * @returns {Promise<LoadedModule>}
+   */
+  /**
+   * @overload
+   * @param {ProgramSource} source  bytes, a Response or a WebAssembly.Module: `options.name` names it
+   * @param {{ name: string }} options
+   * @returns {Promise<LoadedModule>}
+   */
+  /**
+   * @param {ProgramSource} source @param {{ name?: string }} [options]
+   * @returns {Promise<LoadedModule>}
    */
   async loadModule(source, options = {}) {
     this.bridge.refuseReentry('rt.loadModule()');
@@ -403,7 +488,7 @@ export class Runtime {
       throw new SnailError(`dispatch() takes an entry name, got ${typeof entry}`, { code: 'ERR_ARG' });
     }
     if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < -(2 ** 31) || arg >= 2 ** 32) {
-      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, got ${String(arg)}`, { code: 'ERR_ARG' });
+      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, signed or unsigned (from -2147483648 to 4294967295), got ${String(arg)}`, { code: 'ERR_ARG' });
     }
     return this.bridge.dispatchEntry(entry, arg | 0);
   }
@@ -511,10 +596,8 @@ export class Runtime {
   }
 
   /**
-   * Counters: live, queued, executing, suspended, ready, entered, lent,
-   * dispatched, started, returned, failed, cancelled, steps, yields, intervals, peakLive,
-   * peakEntered, lends, reclaims, carriers, peakCarriers, carrierReuses,
-   * stacksInUse, slotsInUse, handles, pendingGates.
+   * The scheduler's counters, each a number: the live tasks by state, totals
+   * since load, peaks, and what the runtime holds (docs/api.md lists them all).
    */
   stats() {
     return this.bridge.stats();
@@ -525,7 +608,10 @@ export class Runtime {
     this.bridge.scheduler.assertInvariants();
   }
 
-  /** The bounds admission control applies: { maxEntered, hardMaxEntered }. */
+  /**
+   * The bounds the scheduler applies: admission control's maxEntered and
+   * hardMaxEntered, and each turn's budget, maxSteps and maxTimeMs.
+   */
   get limits() {
     const s = this.bridge.scheduler;
     return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };

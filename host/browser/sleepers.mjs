@@ -8,9 +8,11 @@
 // marked and left where it is (removed when it reaches the top, or swept out
 // when a sleep begins and cancelled entries outnumber the live ones); the host
 // timer moves only when the earliest deadline does.
-import { armed } from './adapters.mjs';
+import { armedCounts } from './adapters.mjs';
 import { now } from './capabilities.mjs';
 import { Status } from './status.mjs';
+
+const ARMED = armedCounts();
 
 /** setTimeout's longest delay; a longer sleep re-arms on the way. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -83,7 +85,7 @@ export class Sleepers {
       if (dead > SWEEP_AT && dead > this.live) this.sweep();
       this.push(s);
       this.live++;
-      armed.timers++;
+      ARMED.timers++;
       x.cancelWait = () => this.cancel(s);
       if (s.deadline < this.armedFor) this.arm(s.deadline);
     });
@@ -138,7 +140,7 @@ export class Sleepers {
     s.x = null;
     s.resolve = null;
     this.live--;
-    armed.timers--;
+    ARMED.timers--;
   }
 
   /** Arms the host timer for `deadline` (or as far towards it as one timer goes). @param {number} deadline */

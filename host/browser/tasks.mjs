@@ -23,6 +23,7 @@ export const TaskState = Object.freeze({
 });
 
 /** @typedef {'queued'|'executing'|'suspended'|'returned'|'failed'|'cancelled'} TaskStateName */
+/** @typedef {TaskStateName} TaskState  the type of `task.state`: one of the names above */
 
 /**
  * The same states as small integers, for the hot paths (`task._s`). The three
@@ -65,15 +66,17 @@ function doneExecutor(resolve) {
  */
 export class Task {
   /**
+   * Only the scheduler makes tasks (dispatch() and the program's own dispatch).
+   * @internal
    * @param {number} id @param {string} entry
    * @param {TaskOwner | null} [owner]  the runtime that cancel() asks
    */
   constructor(id, entry, owner = null) {
     // A queued task is only these fields: a million of them must stay small.
     // What a task needs once it entered Wasm lives in its execution record.
-    /** A positive integer, unique within its runtime; Wasm sees it as the task handle. */
+    /** A positive integer, unique within its runtime; Wasm sees it as the task handle. @readonly */
     this.id = id;
-    /** The entry this task runs: an exported entry name or `table[N]`. */
+    /** The entry this task runs: an exported entry name or `table[N]`. @readonly */
     this.entry = entry;
     // The enqueue order in the ready queue while live; once finished, what the
     // entry returned (with HAS_VALUE): a finished task needs no execution record.
@@ -118,7 +121,7 @@ export class Task {
 
   /** @returns {number | undefined} what the entry returned (a cancelled task may have returned too) */
   get value() { return (this._flags & HAS_VALUE) !== 0 ? this._seq : undefined; }
-  /** @param {number | undefined} v */
+  /** @internal @param {number | undefined} v */
   set value(v) {
     if (v === undefined) return;
     this._seq = v;
@@ -132,7 +135,7 @@ export class Task {
     if (this._x.error === CANCELLED_LATER) this._x.error = CancelledError.quick(`task #${this.id} (${this.entry}) was cancelled`, { task: this });
     return this._x.error;
   }
-  /** @param {unknown} e */
+  /** @internal @param {unknown} e */
   set error(e) { if (e !== undefined) this._exec.error = e; }
 
   // Flags, as boolean properties.
@@ -166,7 +169,10 @@ export class Task {
     return s;
   }
 
-  /** What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null. */
+  /**
+   * What a suspended task waits on ("snail.sleep(5 ms)", "env.read"), else null.
+   * @returns {string | null}
+   */
   get waitingOn() {
     const x = this._x;
     if (this._observed !== S.suspended || !(x instanceof Execution) || x.wait === null) return null;

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { SnailError } from '../browser/errors.mjs';
+import { checkOptionKeys, SnailError } from '../browser/errors.mjs';
 import { ServiceError } from '../browser/services.mjs';
 import { Status } from '../browser/status.mjs';
 import {
@@ -92,7 +92,11 @@ export class GrantedFiles {
       // A string would be granted letter by letter.
       throw new SnailError(`the granted directories must be a list (of paths or { path, as }), got ${typeof dirs === 'string' ? JSON.stringify(dirs) : typeof dirs}; write dirs: [${typeof dirs === 'string' ? JSON.stringify(dirs) : '...'}]`, { code: 'ERR_OPTION' });
     }
+    if (options.cwd !== undefined && typeof options.cwd !== 'string') {
+      throw new SnailError(`cwd must be a directory path (a string), got ${typeof options.cwd}`, { code: 'ERR_OPTION' });
+    }
     for (const d of dirs) {
+      if (d !== null && typeof d === 'object') checkOptionKeys(`the granted directory ${JSON.stringify(d.path)}`, d, ['path', 'as'], 'ERR_OPTION');
       const hostPath = typeof d === 'string' ? d : d?.path;
       if (typeof hostPath !== 'string' || hostPath === '') {
         throw new SnailError(`a granted directory needs a path, got ${JSON.stringify(d)}`, { code: 'ERR_OPTION' });

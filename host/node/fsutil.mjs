@@ -13,6 +13,9 @@ import fsp from 'node:fs/promises';
 import { ServiceError } from '../browser/services.mjs';
 import { Status } from '../browser/status.mjs';
 
+// Written only here; nodeArmed is their read-only face.
+const COUNTS = { descriptors: 0, tempFiles: 0, abandoned: 0 };
+
 /**
  * Counters of the Node adapters, across the process. `descriptors` (open file
  * handles the adapters hold) and `tempFiles` (temporary files not yet renamed
@@ -20,7 +23,7 @@ import { Status } from '../browser/status.mjs';
  * counts operations that stopped because their signal aborted after they had
  * opened something.
  */
-export const nodeArmed = { descriptors: 0, tempFiles: 0, abandoned: 0 };
+export const nodeArmed = /** @type {{ readonly descriptors: number, readonly tempFiles: number, readonly abandoned: number }} */ (COUNTS);
 
 /** Bytes read or written per call, so that an abort is seen between chunks. */
 export const CHUNK = 64 * 1024;
@@ -42,18 +45,18 @@ export function check(signal) {
 export async function withHandle(signal, file, flags, fn, mode) {
   check(signal);
   const handle = await fsp.open(file, flags, mode);
-  nodeArmed.descriptors++;
+  COUNTS.descriptors++;
   try {
     return await fn(handle);
   } catch (error) {
-    if (signal.aborted) nodeArmed.abandoned++;
+    if (signal.aborted) COUNTS.abandoned++;
     throw error;
   } finally {
     // FileHandle.close() waits for calls still in flight on the handle.
     try {
       await handle.close();
     } finally {
-      nodeArmed.descriptors--;
+      COUNTS.descriptors--;
     }
   }
 }
@@ -69,7 +72,7 @@ export async function withHandle(signal, file, flags, fn, mode) {
  */
 export async function replaceFile(signal, temp, file, mode, fill) {
   let committed = false;
-  nodeArmed.tempFiles++;
+  COUNTS.tempFiles++;
   try {
     await withHandle(signal, temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, fill, mode);
     // The last moment an abort leaves the old content: the rename commits.
@@ -78,7 +81,7 @@ export async function replaceFile(signal, temp, file, mode, fill) {
     committed = true;
   } finally {
     if (!committed) await fsp.rm(temp, { force: true }).catch(() => {});
-    nodeArmed.tempFiles--;
+    COUNTS.tempFiles--;
   }
 }
 

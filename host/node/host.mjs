@@ -40,8 +40,12 @@ export function nodeHost(options = {}) {
   const storage = options.storageDir === undefined ? new MemoryStorage() : new DirectoryStorage(options.storageDir);
   /** @type {import('../browser/services.mjs').HostServices} */
   const services = { storage, files: files.service() };
-  if (options.stdin) {
-    const stream = options.stdin === true ? () => process.stdin : options.stdin;
+  const stdin = options.stdin;
+  if (stdin !== undefined && typeof stdin !== 'boolean' && !(stdin !== null && typeof stdin === 'object' && typeof /** @type {any} */ (stdin).on === 'function')) {
+    throw new SnailError(`nodeHost(): stdin must be true, false or a readable stream, got ${stdin === null ? 'null' : typeof stdin}`, { code: 'ERR_OPTION' });
+  }
+  if (stdin) {
+    const stream = stdin === true ? () => process.stdin : stdin;
     services.stdin = new LineReader(stream).service();
   }
   return { services, permissions: { net: [...allowNet] }, env: environment(options.env) };

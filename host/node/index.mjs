@@ -10,3 +10,8 @@ export { DirectoryStorage } from './storage.mjs';
 export { LineReader } from './stdin.mjs';
 export { QueuedSignal, registerSignal } from './signals.mjs';
 export { nodeArmed } from './fsutil.mjs';
+
+/**
+ * @typedef {import('./host.mjs').NodeHostOptions} NodeHostOptions
+ * @typedef {import('./files.mjs').DirGrant} DirGrant
+ */

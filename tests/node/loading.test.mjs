@@ -372,6 +372,38 @@ test('api: load_refuses_options_of_the_wrong_type_before_anything_runs', async (
   await assert.rejects(Runtime.load(program('hello'), { maxEntered: 50, hardMaxEntered: 9 }), (e) => e.code === 'ERR_OPTION' && /maxEntered \(50\) is above hardMaxEntered \(9\)/.test(e.message));
 });
 
+test('api: load_refuses_misspelt_or_misshapen_services_permissions_and_modules', async () => {
+  // Each of these used to load, and then failed (or denied) only when a task
+  // first used the service, or never said why.
+  const { MemoryStorage } = await import('../../host/browser/index.mjs');
+  /** @type {[string, Record<string, unknown>, RegExp][]} */
+  const cases = [
+    ['a misspelt service', { services: { stroage: new MemoryStorage() } }, /^option services has no option "stroage"; its options are storage, files, stdin$/],
+    ['storage without methods', { services: { storage: {} } }, /^option services\.storage has no method get, or it is not a function \(a storage service needs get, put, delete, list; see docs\/api\.md\)$/],
+    ['storage that is not an object', { services: { storage: 'idb' } }, /^option services\.storage must be an object with the methods get, put, delete, list, got "idb"$/],
+    ['stdin without line', { services: { stdin: { read: () => null } } }, /^option services\.stdin has no method line/],
+    ['a misspelt permission', { permissions: { nett: ['*'] } }, /^option permissions has no option "nett"; its options are net$/],
+    ['a permission that does not exist', { permissions: { files: true } }, /^option permissions has no option "files"/],
+    ['a module that is not a source', { modules: { lib: 42 } }, /^option modules\.lib must be where the module is \(a path, URL, bytes, Response or WebAssembly\.Module\), got number 42$/],
+  ];
+  for (const [what, options, message] of cases) {
+    await assert.rejects(Runtime.load(program('hello'), /** @type {any} */ (options)), (e) => {
+      assert.equal(e.code, 'ERR_OPTION', `${what}: ${e.message}`);
+      assert.match(e.message, message, what);
+      return true;
+    }, what);
+  }
+  // The right shapes load: an object with the methods, an optional unread, sources of each kind.
+  const rt = await Runtime.load(program('hello'), {
+    stdout: () => {},
+    services: { storage: new MemoryStorage(), stdin: { line: async () => null } },
+    permissions: { net: [] },
+    modules: { a: 'a.wasm', b: new URL('file:///b.wasm'), c: new Uint8Array(8) },
+  });
+  assert.equal(await rt.dispatch('main').result, 0);
+  await rt.close();
+});
+
 test('api: a_network_grant_that_is_not_a_host_is_refused_and_names_the_host', async () => {
   // A URL would never match a host: it used to be accepted and deny every fetch.
   const { nodeHost } = await import('../../host/node/index.mjs');

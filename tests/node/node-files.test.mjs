@@ -208,6 +208,17 @@ test('node files: a_grant_that_is_not_a_list_is_refused_not_split_into_letters',
   assert.throws(() => nodeHost(/** @type {any} */ (null)), (e) => e.code === 'ERR_OPTION' && /must be an object, got null/.test(e.message));
 });
 
+test('node files: options_of_the_wrong_type_or_a_misspelt_grant_field_are_refused', () => {
+  // Each used to be accepted: a string as stdin became a stream of nothing,
+  // a number as cwd was ignored while no directory was granted, and a
+  // misspelt field of a grant was dropped.
+  assert.throws(() => nodeHost(/** @type {any} */ ({ stdin: 'yes' })), (e) => e.code === 'ERR_OPTION' && e.message === 'nodeHost(): stdin must be true, false or a readable stream, got string');
+  assert.throws(() => nodeHost(/** @type {any} */ ({ cwd: 5 })), (e) => e.code === 'ERR_OPTION' && e.message === 'cwd must be a directory path (a string), got number');
+  assert.throws(() => nodeHost(/** @type {any} */ ({ dirs: [{ path: 'data', as: 'x', typo: 1 }], cwd: root })), (e) => e.code === 'ERR_OPTION'
+    && e.message === 'the granted directory "data" has no option "typo"; its options are path, as');
+  assert.equal(typeof nodeHost({ stdin: false, dirs: [{ path: 'data', as: 'x' }], cwd: root }).services.files?.read, 'function');
+});
+
 test('node files: missing_files_are_not_found_and_directories_are_failed', async () => {
   assert.deepEqual(await read('data/missing.txt'), [Status.not_found, 'read not_found 0 []\n']);
   assert.deepEqual(await write('data/no-such-dir/x.txt', 'x'), [Status.not_found, 'write not_found\n']);

@@ -131,8 +131,13 @@ console.log(JSON.stringify({
 
 test('package: a_typescript_consumer_compiles_against_the_installed_declarations', () => {
   fs.writeFileSync(path.join(app, 'consumer.mts'), `
-import { Runtime, Status, Task, TaskState, SnailError, suspend, timer } from 'snail-core';
+import { CancelledError, MemoryStorage, Runtime, Status, Task, TaskFailedError, TaskState, SnailError, suspend, timer } from 'snail-core';
+import type {
+  AdapterControls, CloseReport, DisposeContext, HandlerGlobal, HostServices, IndexedDBStorageOptions, LoadedModule,
+  Permissions, ProgramSource, RuntimeOptions, StorageBackend, SuspendOptions, TraceEvent,
+} from 'snail-core';
 import * as node from 'snail-core/node';
+import type { DirGrant, NodeHostOptions } from 'snail-core/node';
 import { adapterContract } from 'snail-core/adapter-contract';
 
 const rt: Runtime = await Runtime.load(new URL('./app.wasm', import.meta.url), {
@@ -158,16 +163,59 @@ rt.dispatch(42);
 rt.close(5);
 // @ts-expect-error Status has no such member
 void Status.maybe;
+
+// The types a program names are exported, and say what the documents say.
+const state: TaskState = task.state;
+const waitingOn: string | null = task.waitingOn;
+// @ts-expect-error waitingOn is a string or null
+const waitingNumber: number = task.waitingOn;
+const errorTask = (e: unknown): number => (e instanceof CancelledError || e instanceof TaskFailedError ? e.task.id : 0);
+const options: SuspendOptions = { cancelled: 'reject', failed: 2n };
+// @ts-expect-error cancelled is a number, a BigInt or 'reject'
+const badOptions: SuspendOptions = { cancelled: 'nope' };
+const dispose = (result: unknown, context: DisposeContext) => { context.track(Promise.resolve(result)); };
+const onEvent = (event: TraceEvent) => event.task;
+const storage: StorageBackend = new MemoryStorage();
+const services: HostServices = { storage };
+const permissions: Permissions = { net: ['example.com'] };
+const controls = (c: AdapterControls<number>) => { c.resolve(1); };
+const host: NodeHostOptions = { dirs: [{ path: '.', as: 'here' }] };
+const grant: DirGrant = 'data';
+const source: ProgramSource = new URL('./app.wasm', import.meta.url);
+const loadOptions: RuntimeOptions = { services, permissions, maxEntered: 8 };
+const closed: CloseReport = report;
+const globals: readonly HandlerGlobal[] = rt.handlerGlobals;
+const loading: Promise<LoadedModule> = rt.loadModule('lib.wasm');
+const idb: IndexedDBStorageOptions = {};
+void [grant, source, loadOptions, closed, globals, loading, idb];
+void [state, waitingOn, waitingNumber, errorTask, options, badOptions, dispose, onEvent, services, permissions, controls, host];
+// The scheduler's own members are not part of the API.
+// @ts-expect-error a task's value is read-only
+task.value = 5;
+// @ts-expect-error and so is its id
+task.id = 3;
+// @ts-expect-error fields starting with _ are internal
+void task._s;
+// @ts-expect-error only dispatch() makes tasks
+void new Task(1, 'main');
+// @ts-expect-error only Runtime.load() makes runtimes
+void new Runtime();
+// @ts-expect-error a module from bytes needs a name
+void rt.loadModule(new Uint8Array(8));
+void rt.loadModule(new Uint8Array(8), { name: 'lib' });
 `);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
       target: 'es2023',
       module: 'nodenext',
       moduleResolution: 'nodenext',
-      lib: ['es2023', 'dom'],
+      // No "dom": the declarations bring in what they need of it.
+      lib: ['es2023'],
       types: ['node'],
       typeRoots: [path.join(root, 'node_modules/@types')],
       strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
       noEmit: true,
       skipLibCheck: false,
     },
