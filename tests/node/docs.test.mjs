@@ -108,3 +108,34 @@ test('docs: the_adapter_example_of_bridge_md_keeps_the_contract', async () => {
     fs.rmSync(file);
   }
 });
+
+test('docs: every_sentence_of_specification_md_names_tests_that_exist', () => {
+  const text = fs.readFileSync(path.join(root, 'docs/specification.md'), 'utf8');
+  const index = fs.readFileSync(path.join(root, 'tests/cases/index.mjs'), 'utf8');
+  /** @type {{ sentence: string, refs: string[] }[]} */
+  const entries = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('> ')) entries.push({ sentence: line.slice(2), refs: [] });
+    const ref = /^- `([^`]+)`: (.+)$/.exec(line);
+    if (ref) {
+      assert.ok(entries.length > 0, `a test named before the first sentence: ${line}`);
+      entries[entries.length - 1].refs.push(line);
+      const [, file, name] = ref;
+      const full = path.join(root, file);
+      assert.ok(fs.existsSync(full), `specification.md names ${file}, which does not exist`);
+      const source = fs.readFileSync(full, 'utf8');
+      if (file.endsWith('.cpp')) {
+        const [suite, cpp] = name.split('.');
+        assert.match(source, new RegExp(`TEST(_F)?\\(${suite}, ${cpp}\\)`), `${file} has no test ${name}`);
+      } else {
+        const quoted = ["'", '"', '`'].some((q) => source.includes(`${q}${name}${q}`));
+        assert.ok(quoted, `${file} has no test named "${name}"`);
+      }
+      if (file.startsWith('tests/cases/')) {
+        assert.ok(index.includes(`'./${path.basename(file)}'`), `${file} is not a suite of tests/cases/index.mjs, so no runner runs it`);
+      }
+    }
+  }
+  assert.equal(entries.length, 50, `specification.md quotes ${entries.length} sentences; the specification has 50`);
+  for (const e of entries) assert.ok(e.refs.length > 0, `no test proves "${e.sentence}"`);
+});
