@@ -11,9 +11,9 @@
 // and settles its gate. The task keeps the permit until its Wasm suspends again
 // or returns: settling the gate does not mean Wasm has run.
 import { adapter, armed } from './adapters.mjs';
-import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+import { CancelledError, InternalError, isWaitOutsideTask, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, wrappable } from './gates.mjs';
+import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SUSPEND, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Sleepers } from './sleepers.mjs';
@@ -190,8 +190,7 @@ export class Bridge {
     this.scheduler.lendParked = (task) => this.lendParked(task);
     this.scheduler.registersOffDefaults = () => this.registersOffDefaults();
     this.scheduler.onReclaim = (task) => {
-      // The task kept its registers installed while it held the permit.
-      this.regs.suspend(task._slot);
+      // Its wrapper saved the task's registers as the wait began.
       /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
       task._exec.mode = DIRECT;
       task._settled = false;
@@ -495,6 +494,17 @@ export class Bridge {
       after: (slot, value, zero) => this.land(slot, OK, value, zero),
       fail: (slot, error, zero) => this.land(slot, FAILED, error, zero),
       park: (slot) => this.park(slot),
+      foreign: (slot, key) => {
+        const name = /** @type {(typeof wrapped)[number]} */ (byKey.get(key)).spec.name;
+        // Whatever the caller's Wasm bound before its wait goes: a waiting
+        // task's registers are saved, and the defaults go back in.
+        this.regs.install(0);
+        const holder = this.slotTasks[slot];
+        if (slot === 0 || holder === undefined) {
+          throw new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
+        }
+        throw new SnailError(`${name} was called while ${holder} waits with the permit, so outside any task (an export called directly from JavaScript?); waits are only allowed in tasks: dispatch the entry instead`, { code: 'ERR_NOT_IN_TASK' });
+      },
     }, this.gates ?? undefined);
     this.gates ??= gates;
     this.gateWords = gates.words;
@@ -522,6 +532,7 @@ export class Bridge {
     if (this.carrierModule !== null) this.carrierModule.connect(this.registers);
     if (this.gates === null) return;
     this.gates.registers.set(INSTALL, this.registers.install);
+    this.gates.registers.set(SUSPEND, this.registers.suspend);
   }
 
   /**
@@ -571,8 +582,10 @@ export class Bridge {
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
       task._exec.mode = FINAL;
-      // Under a wrapper, the task keeps its registers installed (and its
-      // wrapper installs none) unless it gives up the permit below.
+      // Under a wrapper, the LENT word says the task keeps the permit (its
+      // wrapper goes on without `after`) unless it gives it up below. The
+      // wrapper saved the task's registers and installed the defaults before
+      // calling here, and installs the registers again when the task goes on.
       if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
       bridge.refuseReentry(spec.name);
       // A cancelled task's later waits end at once; it keeps the permit.
@@ -602,8 +615,9 @@ export class Bridge {
       if (lend) {
         bridge.lendAcross(task, spec, args);
       } else {
-        bridge.regs.suspend(task._slot);
+        // Under a wrapper, the wrapper saved the registers already.
         if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = 0;
+        else bridge.regs.suspend(task._slot);
         task._exec.wait = spec;
         task._exec.waitArgs = spec.keepsArgs ? args : null;
         sched.suspend(task);
@@ -952,6 +966,10 @@ export class Bridge {
   runDisposer(what, task, fn) {
     const outer = this.disposing;
     this.disposing = what;
+    // Outside any task: a wait the disposer tries is refused before the
+    // suspension module saves anything into a task's slot.
+    const current = this.gateWords === null ? 0 : this.gateWords[CURRENT >> 2];
+    this.permitFree();
     try {
       const r = fn();
       if (isThenable(r)) {
@@ -961,12 +979,13 @@ export class Bridge {
     } catch (error) {
       this.counters.disposerFailures++;
       let reported = error;
-      if (error instanceof WebAssembly.SuspendError) {
+      if (isWaitOutsideTask(error)) {
         reported = new SnailError(`${what} tried to suspend: disposers and drop functions are synchronous and may not wait`, { code: 'ERR_REENTRANT', cause: error });
       }
       this.disposerErrors.push({ task: task.id, operation: what, error: reported });
     } finally {
       this.disposing = outer;
+      if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = current;
     }
   }
 

@@ -13,7 +13,7 @@
 // Emscripten to finish its start-up. From then on the program's tasks are
 // ordinary snail-core tasks; Emscripten's JavaScript is only what its imports
 // call.
-import { InternalError, ProgramExit, SnailError } from './errors.mjs';
+import { InternalError, isWaitOutsideTask, ProgramExit, SnailError } from './errors.mjs';
 import { isThenable } from './promises.mjs';
 import { defaultSink } from './wasi.mjs';
 
@@ -191,8 +191,8 @@ async function start(factory, moduleArg, name, options) {
         receive(instance, module);
         await ready;
       } catch (error) {
-        // V8 refuses the suspension before our import runs, so say what it means.
-        const why = error instanceof WebAssembly.SuspendError
+        // A wait outside any task: say what it means.
+        const why = isWaitOutsideTask(error)
           ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
           : abortReason !== null ? `Emscripten aborted: ${abortReason}` : message(error);
         throw new SnailError(`${name} failed during Emscripten's start-up (its constructors): ${why}`, { cause: error, code: 'ERR_INIT' });

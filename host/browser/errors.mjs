@@ -29,6 +29,18 @@ export function checkOptionKeys(fn, options, names, code) {
   }
 }
 
+/**
+ * Whether `error` is a wait refused because no task was waiting: the engine's
+ * SuspendError (a suspension outside `promising`), or the runtime's own
+ * refusal, which the suspension module makes before the engine can.
+ * @param {unknown} error
+ */
+export function isWaitOutsideTask(error) {
+  const SuspendError = /** @type {any} */ (WebAssembly).SuspendError;
+  return (typeof SuspendError === 'function' && error instanceof SuspendError)
+    || (error instanceof SnailError && error.code === 'ERR_NOT_IN_TASK');
+}
+
 /** A module that does not follow docs/abi.md. */
 export class AbiError extends SnailError {
   /** @param {string} message @param {{ cause?: unknown }} [options] */

@@ -18,16 +18,17 @@
 // calls `after` as above. A wait answered at once, with the task keeping the
 // permit, also leaves its slot in the LENT word.
 //
-// A task that keeps the permit keeps its registers installed: nothing else runs
-// Wasm until the permit comes back. Whoever takes the permit from it (the wait
-// that parks the task, or a reclaim) saves its registers and installs the
-// defaults, from JavaScript. A wrapper that finds its slot in the LENT word
-// therefore installs nothing; any other installs the task's registers again
-// when the task goes on, through a table the bridge points at the register
-// file's `install` (a Wasm-to-Wasm call). An exception `after`, `fail` or
-// `park` throws (a rejected delivery) reaches the program only once the
-// registers are installed: the wrapper catches it, installs them, and hands it
-// to `raise`, which throws it again.
+// Every wrapper saves the task's registers and installs the defaults before
+// the JavaScript side of the wait runs, and installs the task's registers again
+// when the task goes on, lent or not: while a task waits, the handler globals
+// hold the defaults (the specification asks it of every wait). Both are
+// Wasm-to-Wasm calls, through a table the bridge points at the register file's
+// `suspend` and `install`. An exception `after`, `fail` or `park` throws (a
+// rejected delivery) reaches the program only once the registers are
+// installed: the wrapper catches it, installs them, and hands it to `raise`,
+// which throws it again. A wrapper called while no task holds the permit, or
+// while the holder waits lent (JavaScript called an export directly), is not a
+// task's: it calls `foreign`, which refuses it before anything changes.
 //
 // The module is instantiated before the program, which imports the wrappers
 // in place of the JavaScript functions.
@@ -38,8 +39,9 @@ export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
 export const LENT = 8; // the slot of a task that keeps the permit across its wait (lent): its wrapper goes on without `after` and without installing registers
 
-/** The entry of the wrappers' register table: the register file's install, (slot) -> (). */
+/** The entries of the wrappers' register table: the register file's install and suspend, (slot) -> (). */
 export const INSTALL = 0;
+export const SUSPEND = 1;
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
@@ -72,6 +74,9 @@ export const canWrap = (() => {
  * @property {(slot: number, value: unknown, zero: unknown) => unknown} after
  * @property {(slot: number, error: unknown, zero: unknown) => unknown} fail
  * @property {(slot: number) => Promise<unknown>} park
+ * @property {(slot: number, key: string) => never} foreign  a wait (of import `key`) begun outside any task: while no
+ *   task holds the permit (slot 0), or while the holder waits with its permit lent (an
+ *   export called directly from JavaScript): throws
  */
 
 /**
@@ -101,10 +106,11 @@ export function createGates(list, callbacks, shared) {
   const w = new ModuleWriter();
   if (shared) {
     w.importMemory('js', 'memory', 1);
-    w.importTable('js', 'registers', 'funcref', 1);
+    w.importTable('js', 'registers', 'funcref', 2);
   }
   const tag = w.importTag('js', 'tag', ['externref']);
   const raise = w.importFunc('js', 'raise', ['externref'], []);
+  const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
   /** @type {Map<string | null, { after: number, fail: number, park: number }>} */
   const perType = new Map();
   const types = [...new Set(list.map((i) => i.results[0] ?? null))];
@@ -119,12 +125,16 @@ export function createGates(list, callbacks, shared) {
     });
   }
   const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
-  const table = shared ? 0 : w.table('funcref', 1);
+  const table = shared ? 0 : w.table('funcref', 2);
   if (!shared) w.memory(1);
   const slotFn = w.type(['i32'], []);
   /** Emits a call of the register file's install with the slot. @param {Code} c @param {number} slot */
   const install = (c, slot) => {
     c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
+  };
+  /** Emits a call of the register file's suspend (save, then the defaults). @param {Code} c @param {number} slot */
+  const suspendRegisters = (c, slot) => {
+    c.idx(op.local_get, slot).i32(SUSPEND).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
   };
 
   list.forEach((imp, i) => {
@@ -150,6 +160,25 @@ export function createGates(list, callbacks, shared) {
       c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
     };
     c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
+    // The permit holder waits with its permit lent, so this wait is not its
+    // own (an export called directly from JavaScript): refused before
+    // anything of the holder's changes.
+    // At the wait the task's registers are saved and the defaults installed,
+    // whatever then happens to the permit: while it waits, the handler
+    // globals hold the defaults. With no task holding the permit (slot 0,
+    // the defaults' own), the wait is refused here: the engine would throw
+    // its own error for a suspension outside `promising` before the
+    // JavaScript side could say what is wrong.
+    c.idx(op.local_get, slot);
+    c.emit(op.if, op.void);
+    keptPermit();
+    c.emit(op.if, op.void);
+    c.idx(op.local_get, slot).i32(i).idx(op.call, foreign);
+    c.emit(op.end);
+    suspendRegisters(c, slot);
+    c.emit(op.else);
+    c.i32(0).i32(i).idx(op.call, foreign);
+    c.emit(op.end);
     c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
     c.emit(op.try_table, op.void, 1, 0x00);
     c.bytes.push(...leb(tag), 0);
@@ -162,11 +191,12 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.call, begins[i]);
     c.emit(op.end);
     if (t !== null) c.idx(op.local_set, value);
-    // The task kept the permit: its registers are still installed, and what
-    // JSPI delivered is final.
+    // The task kept the permit: what JSPI delivered is final, and the
+    // task's registers go back in without a call into JavaScript.
     keptPermit();
     c.emit(op.if, op.void);
     c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
+    install(c, slot);
     if (t !== null) c.idx(op.local_get, value);
     c.emit(op.return);
     c.emit(op.end);
@@ -182,11 +212,13 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.local_tee, kept);
     c.emit(op.if, op.void);
     c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
+    // The registers first: `fail` may call into the program.
+    install(c, slot);
     c.emit(op.end);
     c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
     if (t !== null) c.idx(op.local_set, value);
     parkIfAsked();
-    // A task that kept the permit has its registers installed still.
+    // A task that kept the permit has its registers installed already.
     c.idx(op.local_get, kept);
     c.emit(op.if, op.void);
     if (t !== null) c.idx(op.local_get, value);
@@ -218,6 +250,7 @@ export function createGates(list, callbacks, shared) {
   const js = {
     tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
     raise: (/** @type {unknown} */ error) => { throw error; },
+    foreign: (/** @type {number} */ slot, /** @type {number} */ i) => callbacks.foreign(slot, list[i].key),
   };
   if (shared) {
     js.memory = shared.memory;
@@ -237,6 +270,7 @@ export function createGates(list, callbacks, shared) {
   const registers = /** @type {WebAssembly.Table} */ (x.registers);
   if (!shared) {
     registers.set(INSTALL, x.nop);
+    registers.set(SUSPEND, x.nop);
   }
   return {
     wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),

@@ -13,7 +13,7 @@ import { Task } from './tasks.mjs';
 import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
-import { checkOptionKeys, SnailError } from './errors.mjs';
+import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
@@ -376,8 +376,8 @@ export class Runtime {
       try {
         init();
       } catch (error) {
-        // V8 refuses the suspension before our import runs, so say what it means.
-        const why = error instanceof WebAssembly.SuspendError
+        // A wait outside any task: say what it means.
+        const why = isWaitOutsideTask(error)
           ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
           : message(error);
         throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${why}`, { cause: error, code: 'ERR_INIT' });

@@ -9,7 +9,7 @@
 // queued, suspended or executing, sees them null until it binds them; children
 // dispatched afterwards copy them; every wait saves and installs them.
 import { describeProgram, ENTRY_PREFIX, HANDLER_PREFIX, HANDLER_TYPES } from './abi.mjs';
-import { SnailError } from './errors.mjs';
+import { isWaitOutsideTask, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { Status } from './status.mjs';
 
@@ -350,8 +350,8 @@ export class ModuleLoader {
       if (typeof x.__wasm_call_ctors === 'function') x.__wasm_call_ctors();
       else if (typeof x._initialize === 'function') x._initialize();
     } catch (error) {
-      // V8 refuses the suspension before our import runs, so say what it means.
-      const reason = error instanceof WebAssembly.SuspendError
+      // A wait outside any task: say what it means.
+      const reason = isWaitOutsideTask(error)
         ? 'it called a suspending import during its initialisation; waits are only allowed in tasks'
         : why(error);
       throw new ModuleLoadError(`module ${name} failed during its initialisation: ${reason}`, { cause: error });

@@ -901,6 +901,11 @@ export class Scheduler {
     if (this.holder === null) {
       const off = this.registersOffDefaults();
       if (off !== null) fail(`no task holds the permit, but ${off}`);
+    } else if (this.lent === this.holder && this.lendParked(this.holder)) {
+      // A lent wait saved the task's registers too (the specification: at a
+      // JSPI wait the runtime saves them and restores the defaults).
+      const off = this.registersOffDefaults();
+      if (off !== null) fail(`${this.holder} waits with its permit lent, but ${off}`);
     }
   }
 }

@@ -2,7 +2,7 @@
 // permit keeps it for the wait, and its wrapper goes on in Wasm when the
 // operation fulfils. To everyone else the task is suspended, and anything that
 // wants the permit takes it back. These cases run in Node and in Chromium.
-import { Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
+import { SnailError, Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
 import { assertQuiet, handlerValues, heldPauses, loadContracts, nextTurn, until } from './support.mjs';
 
@@ -55,6 +55,42 @@ export const cases = [
       await sleeper.done;
       assert.deepEqual(order, ['quick', 'sleeper']);
       assert.equal(sleeper.value, Status.ok);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: a_wait_javascript_starts_by_calling_an_export_directly_is_refused_and_leaves_the_waiting_task_as_it_was',
+    async run(ctx) {
+      // While a task waits with the permit lent, the permit holder's wait is
+      // parked: a wait begun now comes from JavaScript calling an export
+      // directly, and used to be taken for the holder's own (its operation
+      // never ran and the holder looked executing while it was parked).
+      const { pause, held, release } = heldPauses();
+      const { rt, violations } = await loadContracts(ctx, { ...BUDGET, pause });
+      const entry = /** @type {(arg: number) => number} */ (/** @type {any} */ (rt.instance.exports)['snail.entry.bind_and_pause']);
+      const t = rt.dispatch('bind_and_pause', 6);
+      await until(() => held.length === 1, 'the first pause');
+      assert.equal(rt.stats().lent, 1, 'the task waits with the permit lent');
+      assert.throws(() => entry(9), (e) => e instanceof SnailError && e.code === 'ERR_NOT_IN_TASK'
+        && /waits with the permit, so outside any task \(an export called directly from JavaScript\?\)/.test(e.message));
+      // Nothing of the waiting task changed: still suspended and lent, the
+      // defaults in the globals (the direct call's bindings are gone), and
+      // no second pause began.
+      assert.deepEqual([t.state, rt.stats().lent, rt.stats().executing, held.length, ...handlerValues(rt)], ['suspended', 1, 0, 1, 0, 0, 0]);
+      for (let i = 0; i < 3; i++) {
+        await until(() => held.length === 1, `pause ${i + 1}`);
+        release();
+      }
+      assert.equal(await t.result, 6, 'the task went on with its own values');
+      // With no task at all, the same call is refused and the defaults stay.
+      // (The engine used to throw its own SuspendError here.)
+      assert.throws(() => entry(9), (e) => e instanceof SnailError && e.code === 'ERR_NOT_IN_TASK'
+        && /^test\.pause was called outside a task \(from the program's initialisation, or an export called directly\)/.test(e.message));
+      assert.deepEqual(handlerValues(rt), [0, 0, 0]);
+      const after = rt.dispatch('observe_defaults', 0);
+      assert.equal(await after.result, 0, 'a root task still starts from the defaults');
       assert.deepEqual(violations, []);
       await rt.close();
       assertQuiet(rt);
@@ -177,11 +213,12 @@ export const cases = [
     },
   },
   {
-    name: 'lending: taking_the_permit_back_saves_the_registers_the_waiting_task_kept',
+    name: 'lending: taking_the_permit_back_leaves_the_waiting_task_its_registers',
     async run(ctx) {
-      // A task that keeps the permit keeps its registers installed; the
-      // start that takes the permit back must save them first, or the task
-      // resumes with someone else's bindings and stack pointer.
+      // A task that keeps the permit has its registers saved at its wait;
+      // the start that takes the permit back runs on the defaults and must
+      // leave them saved, or the task resumes with someone else's bindings
+      // and stack pointer.
       const { pause, held, release } = heldPauses();
       const { rt, violations } = await loadContracts(ctx, { ...BUDGET, pause });
       const t = rt.dispatch('pause_loop', 2);
@@ -239,10 +276,11 @@ export const cases = [
     },
   },
   {
-    name: 'lending: a_task_waiting_with_the_permit_lent_keeps_its_values_in_the_handler_globals',
+    name: 'lending: a_task_waiting_with_the_permit_lent_has_its_values_saved_and_the_defaults_in_the_handler_globals',
     async run(ctx) {
-      // docs/abi.md, section 4: nothing else can run during a lent wait, so
-      // the task's values stay in the globals until the permit is taken back.
+      // The specification: at a JSPI wait the runtime saves the registers and
+      // restores the defaults. A lent wait too: its wrapper saves them before
+      // the operation starts and installs them when the task goes on.
       const samples = /** @type {{ phase: string, lent: number, values: number[] }[]} */ ([]);
       const { rt, violations } = await loadContracts(ctx, {
         ...BUDGET,
@@ -252,7 +290,10 @@ export const cases = [
       });
       assert.equal(await rt.dispatch('bind_and_pause', 7).result, 7);
       assert.equal(samples.length, 6);
-      for (const s of samples) assert.deepEqual([s.lent, ...s.values], [1, 7, 21, 0], `at a pause ${s.phase}`);
+      for (const s of samples) assert.deepEqual([s.lent, ...s.values], [1, 0, 0, 0], `at a pause ${s.phase}`);
+      // The task read its own values back after every pause (the program
+      // reports a violation otherwise, which the case checks below).
+      assert.equal(rt.stats().lends > 0, true, 'the waits were lent');
       // Taken back: the defaults are in the globals while the task waits.
       samples.length = 0;
       const t = rt.dispatch('bind_and_pause', 8);
