@@ -110,6 +110,12 @@ const FINAL = 1;
 const DIRECT = 2;
 // The task waits with its permit lent: its wrapper goes on without `after`
 // when the operation fulfils, and calls `fail` when it rejects.
+/**
+ * How long a runtime with no live task keeps its parked carriers, in
+ * milliseconds: a start soon after reuses one, and a runtime left without
+ * close() can still be collected afterwards.
+ */
+const IDLE_RELEASE_MS = 1000;
 const LENT_WAIT = 3;
 
 /** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
@@ -221,6 +227,13 @@ export class Bridge {
       this.guard(() => this.carrierFailed(task, error));
     };
     this.maxIdleCarriers = options.maxIdleCarriers ?? 1024;
+    /** @type {unknown} the timer that lets idle carriers go once no task is live */
+    this.idleTimer = null;
+    this.onIdle = () => {
+      this.idleTimer = null;
+      // With tasks live, the next carrier to park looks again.
+      if (this.scheduler.live.size === 0) this.releaseIdleCarriers();
+    };
     /** @type {number[]} stack segments of finished tasks, for reuse */
     this.freeStacks = [];
     this.maxFreeStacks = 1024;
@@ -1243,11 +1256,22 @@ export class Bridge {
     carriersFor = this.idleCarriers;
     const parked = new Promise(parkExecutor);
     carriersFor = null;
+    this.idleTimer ??= setTimeout(this.onIdle, IDLE_RELEASE_MS);
+    /** @type {any} */ (this.idleTimer).unref?.();
     return parked;
   }
 
-  /** Lets every parked carrier go (close()). */
+  /**
+   * Lets every parked carrier go (close(), or a runtime idle for a while). A
+   * parked carrier is a suspended engine stack, which the engine treats as a
+   * root: while one is parked, the runtime, its instance and its memory can
+   * never be collected, even when nothing refers to the runtime any more.
+   */
   releaseIdleCarriers() {
+    if (this.idleTimer !== null) {
+      clearTimeout(/** @type {any} */ (this.idleTimer));
+      this.idleTimer = null;
+    }
     const idle = this.idleCarriers.splice(0);
     for (const resume of idle) resume(0);
   }

@@ -558,6 +558,8 @@ export class Runtime {
     }
     const everything = (async () => {
       await this.drain();
+      // Nothing can wait on an event source any more: queues stop listening.
+      this.events.clear();
       this.bridge.releaseKeptStacks();
       this.bridge.releaseIdleCarriers();
       await this.bridge.carriersSettled();

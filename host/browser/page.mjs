@@ -130,15 +130,12 @@ export function registerQueued(events, name, target, type, options = {}) {
   const queue = new EventQueue(target, type, { filter: options.filter, limit: options.limit });
   let unregister;
   try {
-    unregister = events.register(name, queue, type, { detail: options.detail });
+    unregister = events.register(name, queue, type, { detail: options.detail, release: () => queue.close() });
   } catch (error) {
     queue.close();
     throw error;
   }
-  return Object.assign(() => {
-    unregister();
-    queue.close();
-  }, { queue });
+  return Object.assign(() => unregister(), { queue });
 }
 
 /**

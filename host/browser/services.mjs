@@ -110,7 +110,7 @@ export class MemoryStorage {
  */
 export class EventRegistry {
   constructor() {
-    /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown }>} */
+    /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }>} */
     this.sources = new Map();
   }
 
@@ -119,9 +119,11 @@ export class EventRegistry {
    * @param {string} name  the name programs wait on ("click #save")
    * @param {EventTarget | { on: Function }} source  an EventTarget or an EventEmitter
    * @param {string} type  the event type ("click", "message", "data")
-   * @param {{ filter?: (e: any) => boolean, detail?: (e: any) => unknown }} [options]
+   * @param {{ filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }} [options]
    *   `detail` maps the event to what the program receives (default: a
-   *   CustomEvent's detail, a MessageEvent's data, an emitter's first argument)
+   *   CustomEvent's detail, a MessageEvent's data, an emitter's first argument);
+   *   `release` runs once when the registration goes, by the returned function
+   *   or when the runtime closes (a queue stops listening)
    */
   register(name, source, type, options = {}) {
     if (typeof name !== 'string' || name === '') throw new SnailError('events.register() needs a non-empty name', { code: 'ERR_ARG' });
@@ -134,8 +136,21 @@ export class EventRegistry {
     const entry = { source, type, ...options };
     this.sources.set(name, entry);
     return () => {
-      if (this.sources.get(name) === entry) this.sources.delete(name);
+      if (this.sources.get(name) !== entry) return;
+      this.sources.delete(name);
+      entry.release?.();
     };
+  }
+
+  /**
+   * Removes every registration, running each one's `release`: the runtime
+   * closed, so nothing waits on them any more. Later registrations work as
+   * before (a closed runtime starts no task that could wait on them).
+   */
+  clear() {
+    const entries = [...this.sources.values()];
+    this.sources.clear();
+    for (const entry of entries) entry.release?.();
   }
 
   /** @param {string} name */

@@ -321,6 +321,24 @@ class TaskQueue {
     }
     return null;
   }
+  /**
+   * Keeps only the tasks for which `valid` holds, in order: stale entries are
+   * otherwise dropped only when they reach the head. @param {(t: Task) => boolean} valid
+   */
+  compact(valid) {
+    const kept = [];
+    for (let i = this.head; i < this.tail; i++) {
+      const t = /** @type {Task} */ (this.ring[i & this.mask]);
+      if (valid(t)) kept.push(t);
+    }
+    let size = 16;
+    while (size <= kept.length) size *= 2;
+    this.ring = new Array(size);
+    for (let i = 0; i < kept.length; i++) this.ring[i] = kept[i];
+    this.mask = size - 1;
+    this.head = 0;
+    this.tail = kept.length;
+  }
   pop() {
     const t = /** @type {Task} */ (this.ring[this.head & this.mask]);
     this.ring[this.head & this.mask] = undefined;
@@ -459,8 +477,10 @@ export class Scheduler {
     this.pumping = false;
     this.releasePending = false; // the live set emptied in a turn in progress: the keep-alive goes at its end
 
-    /** @type {{ resolve: () => void, reject: (e: unknown) => void }[]} */
+    /** @type {{ resolve: () => void, reject: (e: unknown) => void }[]} at most one: drain()'s promise of this interval */
     this.drainWaiters = [];
+    /** @type {Promise<void> | null} what drain() returns until the live set empties */
+    this.drainPromise = null;
     /** @type {unknown} set when an internal error broke the scheduler */
     this.broken = null;
     this.exclusives = 0; // while above 0, no grants: something runs between tasks
@@ -641,6 +661,15 @@ export class Scheduler {
   discard(task) {
     if (task._s !== S.queued) throw new InternalError(`discard() of ${task}, which is not queued`);
     this.retire(task, TaskState.cancelled);
+    // The discarded task stays in its start queue until it reaches the head,
+    // which may be never (nothing else queued) or late (the head waits for
+    // admission): drop the stale entries once they outnumber the live ones,
+    // so that cancelling queued work never accumulates.
+    const starts = this.starts.length + this.boostedStarts.length;
+    if (starts > 64 && starts > 2 * this.byState[S.queued]) {
+      this.starts.compact(isQueued);
+      this.boostedStarts.compact(isQueued);
+    }
   }
 
   /** @param {Task} task @param {'returned'|'failed'|'cancelled'} how */
@@ -832,11 +861,22 @@ export class Scheduler {
     return false;
   }
 
-  /** Resolves when the live set is empty; at once if it already is. */
+  /**
+   * Resolves when the live set is empty; at once if it already is. Every call
+   * in one interval gets the same promise, so that polling drain() while work
+   * goes on holds one waiter, not one per call.
+   * @returns {Promise<void>}
+   */
   drain() {
     if (this.broken !== null) return Promise.reject(this.broken);
     if (this.live.size === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => this.drainWaiters.push({ resolve: () => resolve(undefined), reject }));
+    if (this.drainPromise === null) {
+      this.drainPromise = new Promise((resolve, reject) => this.drainWaiters.push({
+        resolve: () => { this.drainPromise = null; resolve(undefined); },
+        reject: (/** @type {unknown} */ e) => { this.drainPromise = null; reject(e); },
+      }));
+    }
+    return this.drainPromise;
   }
 
   /**

@@ -44,11 +44,30 @@ export function nodeHost(options = {}) {
   if (stdin !== undefined && typeof stdin !== 'boolean' && !(stdin !== null && typeof stdin === 'object' && typeof /** @type {any} */ (stdin).on === 'function')) {
     throw new SnailError(`nodeHost(): stdin must be true, false or a readable stream, got ${stdin === null ? 'null' : typeof stdin}`, { code: 'ERR_OPTION' });
   }
-  if (stdin) {
-    const stream = stdin === true ? () => process.stdin : stdin;
-    services.stdin = new LineReader(stream).service();
-  }
+  if (stdin) services.stdin = readerOf(stdin).service();
   return { services, permissions: { net: [...allowNet] }, env: environment(options.env) };
+}
+
+/** The reader of process.stdin, made when a host first grants it. @type {LineReader | null} */
+let processStdin = null;
+/** @type {WeakMap<NodeJS.ReadableStream, LineReader>} */
+const readers = new WeakMap();
+
+/**
+ * The one reader of a stream, shared by every host that grants it: runtimes
+ * that read the same input one after another (or at once) take its lines in
+ * turn, and a line one reader read ahead is never stranded in a runtime that
+ * closed, nor does each runtime add a listener to the stream.
+ * @param {true | NodeJS.ReadableStream} stdin
+ */
+function readerOf(stdin) {
+  if (stdin === true) return (processStdin ??= new LineReader(() => process.stdin));
+  let reader = readers.get(stdin);
+  if (reader === undefined) {
+    reader = new LineReader(stdin);
+    readers.set(stdin, reader);
+  }
+  return reader;
 }
 
 /**

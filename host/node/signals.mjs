@@ -82,15 +82,10 @@ export function registerSignal(rt, signal, options = {}) {
   const detail = () => sig;
   if (!options.queue) return rt.events.register(name, process, sig, { detail });
   const source = new QueuedSignal(sig);
-  let unregister;
   try {
-    unregister = rt.events.register(name, source, sig, { detail });
+    return rt.events.register(name, source, sig, { detail, release: () => source.close() });
   } catch (error) {
     source.close();
     throw error;
   }
-  return () => {
-    unregister();
-    source.close();
-  };
 }
