@@ -7,21 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 
 import { launchBrowser, openBlankPage, runInPage, startServer } from '../tests/browser/harness.mjs';
+import { benchArgs } from './args.mjs';
 import { formatTable } from './table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true, default: [] },
-    out: { type: 'string' },
-  },
-});
+const values = benchArgs('node bench/browser.mjs', 'Runs the benchmark suite in headless Chromium and writes bench/results/chromium.json\n(chromium-partial.json with --only); node bench/report.mjs makes the report.');
 
-const only = values.only.flatMap((v) => v.split(','));
+const only = values.only;
 // A partial run does not replace the whole run's results, which the report reads.
 const out = values.out ?? path.join(root, 'bench/results', only.length ? 'chromium-partial.json' : 'chromium.json');
 const server = await startServer();

@@ -13,19 +13,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 
+import { benchArgs } from './args.mjs';
 import { runSuite } from './suite.mjs';
 import { formatTable, machine } from './table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true, default: [] },
-    out: { type: 'string' },
-  },
-});
+const values = benchArgs('node --expose-gc bench/run.mjs', 'Runs the benchmark suite under Node and writes bench/results/node.json\n(node-partial.json with --only); node bench/report.mjs makes the report.');
 
 // A partial run does not replace the whole run's results, which the report reads.
 const out = values.out ?? path.join(root, 'bench/results', values.only.length ? 'node-partial.json' : 'node.json');
@@ -39,7 +33,7 @@ const started = Date.now();
 const { results } = await runSuite({
   env: 'node',
   quick: values.quick,
-  only: values.only.flatMap((v) => v.split(',')),
+  only: values.only,
   program,
   bytes: async (name) => new Uint8Array(fs.readFileSync(program(name))),
   gc: typeof gc === 'function' ? () => gc() : undefined,
