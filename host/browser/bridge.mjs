@@ -231,8 +231,12 @@ export class Bridge {
     this.idleTimer = null;
     this.onIdle = () => {
       this.idleTimer = null;
-      // With tasks live, the next carrier to park looks again.
-      if (this.scheduler.live.size === 0) this.releaseIdleCarriers();
+      // With tasks live, the next carrier to park looks again. Without, the
+      // process keep-alive's timer goes too (the next task makes another):
+      // a runtime dropped without close() leaves nothing in Node's timers.
+      if (this.scheduler.live.size !== 0) return;
+      this.releaseIdleCarriers();
+      this.scheduler.keepAlive.dispose?.();
     };
     /** @type {number[]} stack segments of finished tasks, for reuse */
     this.freeStacks = [];

@@ -100,6 +100,16 @@ test('lifetimes: a_runtime_idle_for_a_while_lets_its_parked_carriers_go', async 
   rt.bridge.onIdle();
   await until(() => rt.stats().carriers === 0, 'the carriers to end');
   assert.equal(rt.stats().idleCarriers, 0);
+  // Nor does the process keep-alive keep a timer for the idle runtime.
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  const t = rt.dispatch('sleep_ms', 600_000);
+  await until(() => t.state === 'suspended', 'a sleep');
+  assert.ok(timers() > before, 'a live task holds a timer');
+  t.cancel();
+  await t.done;
+  rt.bridge.onIdle();
+  assert.equal(timers(), before, 'the idle runtime holds none');
   // The runtime goes on as before: a new start makes a new carrier.
   assert.equal(await rt.dispatch('nop', 3).result, 3);
   await rt.close();
