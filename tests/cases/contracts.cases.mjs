@@ -124,7 +124,7 @@ export const cases = [
       const first = [rt.dispatch('bind_and_wait', 1), rt.dispatch('bind_and_wait', 2)];
       let drained = false;
       const d1 = rt.drain().then(() => { drained = true; });
-      await new Promise((r) => setTimeout(r, 1));
+      await nextTurn();
       assert.equal(drained, false, 'drain() did not resolve while tasks were live');
       await d1;
       assert.ok(first.every((t) => t.finished), 'drain() resolved only after every task finished');

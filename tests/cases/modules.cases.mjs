@@ -5,7 +5,7 @@
 // failure cases and the larger schedules.
 import { Runtime, suspend } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { until } from './support.mjs';
+import { assertQuiet, until } from './support.mjs';
 
 /** Event kinds of dynamic.cpp and cpp_plugin.cpp. */
 export const MODULE_EV = Object.freeze({
@@ -105,6 +105,7 @@ export const cases = [
       for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
       checkHoldEvents(events, tasks.length);
       await rt.close();
+      assertQuiet(rt);
     },
   },
   {
@@ -119,6 +120,7 @@ export const cases = [
       assert.equal(events.filter((e) => e.kind === MODULE_EV.pluginInit).length, 1, 'one instance for 10 concurrent loads');
       assert.deepEqual(rt.modules.map((m) => m.name), ['cpp_plugin']);
       await rt.close();
+      assertQuiet(rt);
     },
   },
 ];
