@@ -605,8 +605,27 @@ export class Bridge {
       // calling here, and installs the registers again when the task goes on.
       if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
       bridge.refuseReentry(spec.name);
-      // A cancelled task's later waits end at once; it keeps the permit.
-      if (task._cancelRequested) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
+      // A cancelled task's later waits end at once; it keeps the permit. Each
+      // counts as a step of the turn: once the budget is used up, the wait
+      // gives the permit up and its resumption (cancelled) comes after the
+      // event loop's turn, or a program that loops on waits without looking
+      // at their status would starve the event loop.
+      if (task._cancelRequested) {
+        if (sched.takeStep()) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
+        if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = 0;
+        else bridge.regs.suspend(task._slot);
+        task._exec.wait = spec;
+        task._exec.waitArgs = spec.keepsArgs ? raw : null;
+        sched.suspend(task);
+        bridge.permitFree();
+        if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
+        // No operation ran, so nothing is disposed: the resumption delivers the cancellation.
+        task._exec.outcome = FAILED;
+        task._exec.result = undefined;
+        sched.readyTask(task);
+        sched.pump(false);
+        return bridge.delivered(task);
+      }
       let args = raw;
       if (spec.prepare) {
         try {

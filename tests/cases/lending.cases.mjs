@@ -194,6 +194,40 @@ export const cases = [
     },
   },
   {
+    name: 'lending: a_cancelled_task_whose_waits_end_at_once_still_gives_the_event_loop_its_turns',
+    async run(ctx) {
+      // After cancellation every wait of the task ends at once with the
+      // cancelled status; a program that loops on waits without looking at
+      // it used to run all of them in one turn, and a timer queued meanwhile
+      // waited for the whole loop.
+      const turns = /** @type {number[]} */ ([]);
+      const { pause, held } = heldPauses();
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 1000,
+        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        pause,
+      }));
+      const t = rt.dispatch('pause_loop', 400);
+      await until(() => held.length === 1, 'the first pause');
+      t.cancel();
+      const yieldsAtCancel = rt.stats().yields;
+      let stepsWhenTimerRan = -1;
+      nextTurn().then(() => { stepsWhenTimerRan = rt.stats().steps; });
+      await t.done;
+      assert.equal(t.state, 'cancelled');
+      assert.equal(t.value, 400, 'the loop went through every wait');
+      const s = rt.stats();
+      assert.ok(s.yields - yieldsAtCancel >= 20, `the cancelled waits count against the step budget (${s.yields - yieldsAtCancel} turns given back)`);
+      assert.ok(stepsWhenTimerRan >= 0 && stepsWhenTimerRan < s.steps, `a macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
+      for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1, 'no turn ran past its step budget');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'lending: many_tasks_that_wait_at_once_keep_their_bindings_and_frames',
     async run(ctx) {
       // Operations that settle in a scrambled order: lends and reclaims mix.

@@ -327,7 +327,9 @@ test('cli: the_first_sigint_cancels_the_tasks_and_exits_130_after_they_unwound',
   const finishes = events.filter((/** @type {any} */ e) => e.name === 'finish').map((/** @type {any} */ e) => [e.tid, e.args.how]).sort();
   assert.deepEqual(finishes, [[1, 'cancelled'], [2, 'cancelled'], [3, 'cancelled'], [4, 'cancelled']]);
   const woken = events.filter((/** @type {any} */ e) => e.ph === 'X' && e.cat === 'suspended' && e.args.cancelled === true).map((/** @type {any} */ e) => e.tid).sort();
-  assert.deepEqual(woken, [1, 2, 3, 4], 'each task resumed from its wait with the cancellation');
+  // A wait after the cancellation ends at once, but gives the permit up when
+  // the turn's time is used up (a loaded machine): main may resume twice.
+  assert.deepEqual([...new Set(woken)], [1, 2, 3, 4], 'each task resumed from its wait with the cancellation');
 });
 
 test('cli: a_second_sigint_ends_the_process_at_once_even_while_a_task_computes', async () => {
