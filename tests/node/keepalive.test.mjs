@@ -9,9 +9,10 @@ import { program, root } from './helpers.mjs';
 
 const child = path.join(root, 'tests/node/fixtures/keepalive-child.mjs');
 
-function runChild(ms) {
+/** @param {number} ms @param {string[]} [more] */
+function runChild(ms, more = []) {
   // A hang (token never released) ends at the timeout and fails the test.
-  return spawnSync(process.execPath, [child, program('keepalive'), String(ms)], {
+  return spawnSync(process.execPath, [child, program('keepalive'), String(ms), ...more], {
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -30,4 +31,13 @@ test('contract 12: an_idle_runtime_does_not_hold_the_process', () => {
   assert.equal(r.error, undefined, `the child did not exit on its own: ${r.error}`);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.stdout.trim().split('\n'), ['task returned 1', 'exit 0 live 0']);
+});
+
+test('contract 12: a_second_interval_holds_the_process_again', () => {
+  // The token is released when the first interval ends; work dispatched
+  // after that must take it again, or the process exits with a task live.
+  const r = runChild(100, ['twice']);
+  assert.equal(r.error, undefined, `the child did not exit on its own: ${r.error}`);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), ['task returned 101', 'second task returned 102', 'exit 0 live 0']);
 });
