@@ -160,6 +160,8 @@ export class ModuleLoader {
 
   /** @param {string} name @returns {Promise<LoadedModuleRecord>} */
   async resolveAndLoad(name) {
+    // A task's load begins inside its Wasm call: the resolver runs after it.
+    await null;
     let source;
     try {
       source = await this.resolve(name);

@@ -501,13 +501,19 @@ export function serviceImports(bridge, host) {
     }),
     module_load: service('module_load', ([np, nl, handleOut, errorOut]) => {
       const name = memory.string(np, nl);
+      // The name counts as being loaded from this call on, before the wait's
+      // operation starts (a microtask later): a load of the name JavaScript
+      // begins meanwhile shares this one instead of starting its own. The
+      // resolver itself is asked from a microtask, outside the task's Wasm.
+      const loading = host.modules().loadByName(name);
+      loading.catch(() => {}); // reported by the operation, unless the wait was cancelled first
       return {
         describe: `snail.module_load("${name}")`,
         // The load is shared by every task that loads the name (and by
         // JavaScript): a cancelled task stops waiting for it at once, and the
         // load goes on for the others, recorded if it succeeds.
         operation: (signal) => adapter(signal, ({ resolve, reject }) => {
-          host.modules().loadByName(name).then((record) => resolve(record.handle), reject);
+          loading.then((record) => resolve(record.handle), reject);
         }),
         accept: (handle) => {
           if (handleOut !== 0 && memory.memory) new DataView(memory.memory.buffer).setInt32(handleOut, /** @type {number} */ (handle), true);

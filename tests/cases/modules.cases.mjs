@@ -109,6 +109,32 @@ export const cases = [
     },
   },
   {
+    name: 'modules: a_javascript_load_begun_as_a_task_starts_loading_the_same_name_shares_the_task_load',
+    async run(ctx) {
+      // The task's wait had begun (it was suspended) but its load started a
+      // microtask later: a JavaScript load of the name with other bytes in
+      // that window started its own, and the task got its failure.
+      const garbage = new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]);
+      /** @type {Promise<unknown>[]} */
+      const js = [];
+      /** @type {Runtime} */
+      let rt;
+      ({ rt } = await loadDynamic(ctx, {
+        trace: (/** @type {any} */ e) => {
+          if (e.type === 'suspend' && e.waitingOn === 'snail.module_load("cpp_plugin")') js.push(rt.loadModule(garbage, { name: 'cpp_plugin' }));
+        },
+      }));
+      const t = rt.dispatch('use_cpp', 5);
+      assert.equal(await t.result, 0, 'the task loaded and used the module');
+      assert.equal(js.length, 1, 'JavaScript loaded the name while the task waited for it');
+      const loaded = /** @type {any} */ (await js[0]);
+      assert.equal(loaded.name, 'cpp_plugin');
+      assert.deepEqual(rt.modules.map((m) => m.name), ['cpp_plugin']);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'modules: a_cpp_side_module_found_beside_the_program_suspends_inside_with_the_registers_intact',
     async run(ctx) {
       const { rt, events, texts } = await loadDynamic(ctx, { maxSteps: 3 });
