@@ -147,8 +147,11 @@ export function adapterContract(adapter) {
         const promise = adapter.start(s.signal);
         await turn();
         const reason = new Error('aborted while running');
+        // Watched from before the abort, as the runtime watches it: an adapter
+        // that rejects and then queues its cleanup is seen settling first.
+        const settling = settleWithin(promise, promptTurns, () => { armedAtSettle = adapter.armed(); });
         s.controller.abort(reason);
-        const outcome = await settleWithin(promise, promptTurns, () => { armedAtSettle = adapter.armed(); });
+        const outcome = await settling;
         if (!outcome.settled) fail(`${name}: the operation did not settle within ${promptTurns} turns of the abort`);
         if (outcome.ok) fail(`${name}: the operation fulfilled after it was aborted`);
         if (armedAtSettle !== 0) fail(`${name}: ${armedAtSettle} resources were still armed when the aborted operation settled`);

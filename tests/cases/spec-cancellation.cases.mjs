@@ -289,4 +289,31 @@ export const cases = [
       await until(() => source.listeners() === 0, 'its late cleanup');
     },
   },
+  {
+    name: 'spec cancellation: the_adapter_contract_kit_fails_an_adapter_that_settles_a_microtask_before_its_cleanup',
+    async run() {
+      // The runtime watches an operation's promise from its start, so it sees
+      // a rejection that comes before a cleanup queued in the same abort. The
+      // kit used to start watching after the abort, and passed this adapter.
+      const source = countedTarget();
+      const quick = (/** @type {AbortSignal} */ signal) => new Promise((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        function go() {
+          source.target.removeEventListener('go', go);
+          resolve('went');
+        }
+        signal.addEventListener('abort', () => {
+          reject(signal.reason);
+          queueMicrotask(() => source.target.removeEventListener('go', go));
+        }, { once: true });
+        source.target.addEventListener('go', go);
+        return undefined;
+      });
+      const broken = await kitVerdict({ name: 'quick', start: quick, complete: source.fire, armed: source.listeners },
+        'abort_disarms_promptly_and_settles_after_cleanup');
+      assert.ok(broken !== null && broken.name === 'AdapterContractError', `the kit passed an adapter that settles before its cleanup: ${broken}`);
+      assert.match(broken.message, /^quick: 1 resources were still armed when the aborted operation settled$/);
+      await until(() => source.listeners() === 0, 'its cleanup');
+    },
+  },
 ];
