@@ -236,7 +236,9 @@ export class Bridge {
       // a runtime dropped without close() leaves nothing in Node's timers.
       if (this.scheduler.live.size !== 0) return;
       this.releaseIdleCarriers();
-      this.scheduler.keepAlive.dispose?.();
+      // A turn in progress still holds it until its end (work dispatched
+      // before then keeps it held, and takes no new one).
+      if (!this.scheduler.releasePending) this.scheduler.keepAlive.dispose?.();
     };
     /** @type {number[]} stack segments of finished tasks, for reuse */
     this.freeStacks = [];
@@ -256,6 +258,8 @@ export class Bridge {
     this.registers = null;
     /** @type {Carriers | null} */
     this.carrierModule = null;
+    /** Whether the carriers record the task they enter (CURRENT): the suspension module existed when they were made. */
+    this.carriersSetCurrent = false;
     /** @type {any} */
     this.program = null;
     /** @type {((slot: number) => Promise<number>) | null} */
@@ -514,8 +518,9 @@ export class Bridge {
       foreign: (slot, key) => {
         const name = /** @type {(typeof wrapped)[number]} */ (byKey.get(key)).spec.name;
         // Whatever the caller's Wasm bound before its wait goes: a waiting
-        // task's registers are saved, and the defaults go back in.
-        this.regs.install(0);
+        // task's registers are saved, and the defaults go back in (none are
+        // recorded yet during the program's start function).
+        this.registers?.install(0);
         const holder = this.slotTasks[slot];
         if (slot === 0 || holder === undefined) {
           throw new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
@@ -1091,10 +1096,12 @@ export class Bridge {
       stackRelease: shape.stack ? x['snail.stack.release'] : null,
     };
     for (const name of shape.disposers) this.nativeDisposers[name] = x[`snail.dispose.${name}`];
+    this.carriersSetCurrent = this.gates !== null;
     this.carrierModule = createCarriers({
       entries: shape.entries.map((name) => ({ name, fn: x[`snail.entry.${name}`] })),
       table: this.table,
       stackSize: this.stackSize,
+      setCurrent: this.gates?.setCurrent,
       next: (slot, result) => this.next(slot, result),
       idle: () => this.parkCarrier(),
       ask: () => this.ask(),
@@ -1336,9 +1343,13 @@ export class Bridge {
         return false;
       }
     }
-    // The carrier installs the bindings and the segment when it runs the start.
+    // The carrier installs the bindings and the segment when it runs the
+    // start, and then records the task as the one whose Wasm runs (CURRENT):
+    // a wait begun before that is not the task's.
     /** @type {Carriers} */ (this.carrierModule).setStart(task._slot, low);
-    if (this.gateWords !== null) this.gateWords[CURRENT >> 2] = task._slot;
+    // A suspension module made after the carriers (the first one a loaded
+    // module brought): the carriers cannot record it.
+    if (this.gateWords !== null && !this.carriersSetCurrent) this.gateWords[CURRENT >> 2] = task._slot;
     if (this.trace) this.emit('start', task);
     return true;
   }

@@ -86,6 +86,7 @@ export const canWrap = (() => {
  * @property {Int32Array} words  the shared words (CURRENT, PARK, LENT)
  * @property {WebAssembly.Memory} memory
  * @property {WebAssembly.Table} registers  the register table (INSTALL), shared by every wrapper
+ * @property {Function} setCurrent  (slot) -> (): writes CURRENT, for the carriers
  */
 
 /** @param {string[]} results */
@@ -242,6 +243,13 @@ export function createGates(list, callbacks, shared) {
   });
   const nop = w.func(['i32'], [], new Code());
   w.export('nop', 'function', nop);
+  // current(slot): the task whose Wasm now runs, for a carrier to call as it
+  // enters a start.
+  {
+    const c = new Code();
+    c.i32(0).idx(op.local_get, 0).mem(op.i32_store, 2, CURRENT);
+    w.export('current', 'function', w.func(['i32'], [], c));
+  }
   w.export('memory', 'memory', 0);
   w.export('registers', 'table', table);
 
@@ -274,6 +282,7 @@ export function createGates(list, callbacks, shared) {
   }
   return {
     wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
+    setCurrent: shared ? shared.setCurrent : x.current,
     words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
     memory: /** @type {WebAssembly.Memory} */ (x.memory),
     registers,

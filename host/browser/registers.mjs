@@ -191,15 +191,18 @@ export const CARRIER_INSTALL = 1; // (slot) -> (): the slot's registers (0: the 
  * (its own, or 0 for the defaults).
  * @param {{ entries: NamedEntry[], table: WebAssembly.Table | null, stackSize: number,
  *           next: (slot: number, result: number) => number, idle: () => Promise<number>,
- *           ask: () => number }} spec
+ *           ask: () => number, setCurrent?: Function }} spec  `setCurrent`: the suspension
+ *   module's current(slot), which a carrier calls once it entered a start
  */
-export function createCarriers({ entries, table, stackSize, next, idle, ask }) {
+export function createCarriers({ entries, table, stackSize, next, idle, ask, setCurrent }) {
   const stride = SLOT_WORDS * 4;
   const entryOffset = 0;
   const w = new ModuleWriter();
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
   const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
   const fnAsk = w.importFunc('js', 'ask', [], ['i32']);
+  // The suspension module's current(slot): the task whose Wasm now runs.
+  const fnCurrent = setCurrent ? w.importFunc('gates', 'current', ['i32'], []) : -1;
   const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const registerTable = w.table('funcref', 2);
@@ -233,6 +236,9 @@ export function createCarriers({ entries, table, stackSize, next, idle, ask }) {
     c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 12);
     c.i32(stackSize).i32(CARRIER_START);
     c.idx(op.call_indirect, w.type(['i32', 'i32', 'i32'], [])).bytes.push(...leb(registerTable));
+    // Only now is the task's Wasm running: a wait begun after its grant and
+    // before this (JavaScript calling an export directly) is not the task's.
+    if (fnCurrent >= 0) c.idx(op.local_get, 0).idx(op.call, fnCurrent);
     c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset).idx(op.local_set, entry);
     // if (entry >= 0) result = table[entry](arg) else result = entries[-entry-1](arg)
     c.idx(op.local_get, entry).i32(0).emit(op.i32_ge_s);
@@ -296,6 +302,7 @@ export function createCarriers({ entries, table, stackSize, next, idle, ask }) {
     js: { next, idle: new WebAssembly.Suspending(idle), ask },
     entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
   };
+  if (setCurrent) imports.gates = { current: /** @type {any} */ (setCurrent) };
   if (table) imports.program = { table };
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), imports);
   const x = /** @type {any} */ (instance.exports);

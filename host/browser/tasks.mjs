@@ -665,11 +665,10 @@ export class Scheduler {
     // which may be never (nothing else queued) or late (the head waits for
     // admission): drop the stale entries once they outnumber the live ones,
     // so that cancelling queued work never accumulates.
-    const starts = this.starts.length + this.boostedStarts.length;
-    if (starts > 64 && starts > 2 * this.byState[S.queued]) {
-      this.starts.compact(isQueued);
-      this.boostedStarts.compact(isQueued);
-    }
+    // Each queue on its own: a boosted start is in both.
+    const queued = this.byState[S.queued];
+    if (this.starts.length > 64 && this.starts.length > 2 * queued) this.starts.compact(isQueued);
+    if (this.boostedStarts.length > 64 && this.boostedStarts.length > 2 * queued) this.boostedStarts.compact(isQueued);
   }
 
   /** @param {Task} task @param {'returned'|'failed'|'cancelled'} how */

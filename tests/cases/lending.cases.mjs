@@ -97,6 +97,41 @@ export const cases = [
     },
   },
   {
+    name: 'lending: a_wait_javascript_starts_between_a_start_grant_and_its_entry_leaves_the_inherited_bindings',
+    async run(ctx) {
+      // A granted start is entered by its carrier a microtask later. A wait
+      // begun in between by JavaScript calling an export directly used to be
+      // taken for the start's own: its registers were saved over the
+      // bindings the task inherited, and children started with the defaults.
+      /** @type {Map<string, number>} */
+      const refused = new Map();
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      let result;
+      ({ rt, violations: result } = await loadContracts(ctx, {
+        trace: (/** @type {any} */ e) => {
+          if (e.type !== 'start') return;
+          queueMicrotask(() => {
+            const sleep = /** @type {(ms: number) => number} */ (/** @type {any} */ (rt.instance.exports)['snail.entry.sleep_ms']);
+            try {
+              sleep(1);
+            } catch (error) {
+              const kind = error instanceof SnailError ? error.code : /** @type {Error} */ (error).name;
+              refused.set(kind, (refused.get(kind) ?? 0) + 1);
+            }
+          });
+        },
+      }));
+      const roots = Array.from({ length: 40 }, (_, i) => rt.dispatch('random_tree', i + 1));
+      await Promise.all(roots.map((t) => t.done));
+      assert.deepEqual(result, [], 'every child saw the bindings it inherited');
+      assert.ok(roots.every((t) => t.state === 'returned'));
+      assert.ok((refused.get('ERR_NOT_IN_TASK') ?? 0) > 0, `the direct calls were refused as waits outside a task: ${JSON.stringify([...refused])}`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'lending: cancelling_the_task_that_waits_with_the_permit_resumes_it_cancelled',
     async run(ctx) {
       const { rt } = await loadContracts(ctx, BUDGET);

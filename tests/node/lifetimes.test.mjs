@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 
-import { nodeHost, registerSignal, Runtime } from '../../host/node/index.mjs';
+import { nodeHost, registerSignal, Runtime, suspend } from '../../host/node/index.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, sink } from './helpers.mjs';
 
@@ -108,10 +108,36 @@ test('lifetimes: a_runtime_idle_for_a_while_lets_its_parked_carriers_go', async 
   assert.ok(timers() > before, 'a live task holds a timer');
   t.cancel();
   await t.done;
+  await until(() => !rt.bridge.scheduler.releasePending, 'the turn to end');
   rt.bridge.onIdle();
   assert.equal(timers(), before, 'the idle runtime holds none');
   // The runtime goes on as before: a new start makes a new carrier.
   assert.equal(await rt.dispatch('nop', 3).result, 3);
   await rt.close();
   assert.equal(rt.bridge.idleTimer, null, 'close() clears the timer');
+});
+
+test('lifetimes: the_idle_timer_leaves_the_keep_alive_that_a_turn_in_progress_still_holds', async () => {
+  // The live set emptied within a turn that has not ended: the keep-alive
+  // goes at the turn's end, and work dispatched before then keeps it. The
+  // idle timer used to dispose it meanwhile, and the next interval ran with
+  // nothing holding the process.
+  /** @type {(() => void)[]} */
+  const pending = [];
+  const rt = await Runtime.load(program('keepalive'), {
+    macrotask: (cb) => { pending.push(cb); },
+    imports: { test: { wait_unref: suspend((_signal, n) => new Promise((resolve) => { setTimeout(() => resolve(n + 1), n).unref(); })) } },
+  });
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const first = rt.dispatch('main', 0);
+  await first.done;
+  assert.equal(rt.bridge.scheduler.releasePending, true, 'the live set emptied within a turn still in progress');
+  const held = timers();
+  rt.bridge.onIdle();
+  assert.equal(timers(), held, 'the keep-alive is still there');
+  const second = rt.dispatch('main', 5);
+  for (const cb of pending.splice(0)) cb();
+  assert.equal(await second.result, 6);
+  for (const cb of pending.splice(0)) cb();
+  await rt.close();
 });

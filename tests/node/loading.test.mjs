@@ -313,6 +313,21 @@ test('abi: waiting_outside_a_task_fails_the_initialisation_clearly', async () =>
   });
 });
 
+test('abi: a_start_function_that_waits_fails_the_instantiation_saying_so', async () => {
+  // The wait is refused before the register file exists: it used to end in
+  // a TypeError of the runtime's own.
+  const bytes = wat(`(module
+    (import "snail" "yield" (func $yield (result i32)))
+    (func $init (drop (call $yield)))
+    (start $init)
+    ${ENTRY})`);
+  await assert.rejects(Runtime.load(bytes, { name: 'start.wasm' }), (e) => {
+    assert.equal(e.code, 'ERR_LINK');
+    assert.match(e.message, /^start\.wasm could not be instantiated: snail\.yield was called outside a task \(from the program's initialisation, or an export called directly\); waits are only allowed in tasks$/);
+    return true;
+  });
+});
+
 test('api: dispatch_refuses_unknown_entries_bad_arguments_and_work_after_close', async () => {
   const rt = await Runtime.load(program('hello'), { stdout: () => {} });
   assert.throws(() => rt.dispatch('nope'), (e) => e.code === 'ERR_NO_ENTRY' && /has no entry "nope"; its entries are: main/.test(e.message));
