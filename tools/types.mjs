@@ -89,7 +89,7 @@ function publicSurface(text) {
     const internal = member.some((l) => /@internal\b/.test(l));
     if (name === 'constructor' && internal) kept.push('    private constructor();');
     else if (name.startsWith('_') || internal) continue;
-    else if (member.some((l) => /@readonly\b/.test(l)) && !/^\s*readonly\b/.test(declaration)) {
+    else if (member.some((l) => /@readonly\b/.test(l)) && !/^\s*(readonly|get|set)\b/.test(declaration)) {
       // TypeScript 7 drops `@readonly` on a field assigned in the constructor.
       kept.push(...member.map((l) => (l === declaration ? l.replace(/^(\s*)/, '$1readonly ') : l)));
     } else kept.push(...member);
