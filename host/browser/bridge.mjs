@@ -617,13 +617,7 @@ export class Bridge {
       // at their status would starve the event loop.
       if (task._cancelRequested) {
         if (sched.takeStep()) return bridge.deliverNow(bridge.cancelDelivery(spec, task));
-        if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = 0;
-        else bridge.regs.suspend(task._slot);
-        task._exec.wait = spec;
-        task._exec.waitArgs = spec.keepsArgs ? raw : null;
-        sched.suspend(task);
-        bridge.permitFree();
-        if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
+        bridge.giveUpPermit(task, spec, raw, direct);
         // No operation ran, so nothing is disposed: the resumption delivers the cancellation.
         task._exec.outcome = FAILED;
         task._exec.result = undefined;
@@ -656,14 +650,7 @@ export class Bridge {
       if (lend) {
         bridge.lendAcross(task, spec, args);
       } else {
-        // Under a wrapper, the wrapper saved the registers already.
-        if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = 0;
-        else bridge.regs.suspend(task._slot);
-        task._exec.wait = spec;
-        task._exec.waitArgs = spec.keepsArgs ? args : null;
-        sched.suspend(task);
-        bridge.permitFree();
-        if (bridge.trace) bridge.emit('suspend', task, { waitingOn: task.waitingOn });
+        bridge.giveUpPermit(task, spec, args, direct);
       }
       let operation;
       try {
@@ -679,6 +666,22 @@ export class Bridge {
       }
       return bridge.waitOn(task, spec, direct, operation);
     }
+  }
+
+  /**
+   * The task that begins a wait gives the permit up: its registers saved
+   * (under a wrapper, the wrapper saved them already), the wait recorded for
+   * observers and for its resumption, the permit free.
+   * @param {Task} task @param {WaitSpec} spec @param {any[]} args @param {boolean} direct
+   */
+  giveUpPermit(task, spec, args, direct) {
+    if (direct) /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
+    else this.regs.suspend(task._slot);
+    task._exec.wait = spec;
+    task._exec.waitArgs = spec.keepsArgs ? args : null;
+    this.scheduler.suspend(task);
+    this.permitFree();
+    if (this.trace) this.emit('suspend', task, { waitingOn: task.waitingOn });
   }
 
   /**
