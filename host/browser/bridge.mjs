@@ -110,13 +110,17 @@ const FINAL = 1;
 const DIRECT = 2;
 // The task waits with its permit lent: its wrapper goes on without `after`
 // when the operation fulfils, and calls `fail` when it rejects.
+const LENT_WAIT = 3;
+
 /**
  * How long a runtime with no live task keeps its parked carriers, in
  * milliseconds: a start soon after reuses one, and a runtime left without
  * close() can still be collected afterwards.
  */
 const IDLE_RELEASE_MS = 1000;
-const LENT_WAIT = 3;
+
+/** The refusal of a wait begun outside any task. @param {string} name  the import */
+const outsideTask = (name) => new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
 
 /** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
 class Rejection {
@@ -522,9 +526,7 @@ export class Bridge {
         // recorded yet during the program's start function).
         this.registers?.install(0);
         const holder = this.slotTasks[slot];
-        if (slot === 0 || holder === undefined) {
-          throw new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
-        }
+        if (slot === 0 || holder === undefined) throw outsideTask(name);
         throw new SnailError(`${name} was called while ${holder} waits with the permit, so outside any task (an export called directly from JavaScript?); waits are only allowed in tasks: dispatch the entry instead`, { code: 'ERR_NOT_IN_TASK' });
       },
     }, this.gates ?? undefined);
@@ -598,9 +600,7 @@ export class Bridge {
     /** @param {any[]} raw */
     function waitWith(raw) {
       const task = sched.holder;
-      if (task === null) {
-        throw new SnailError(`${spec.name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
-      }
+      if (task === null) throw outsideTask(spec.name);
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
       task._exec.mode = FINAL;
@@ -1289,8 +1289,10 @@ export class Bridge {
     carriersFor = this.idleCarriers;
     const parked = new Promise(parkExecutor);
     carriersFor = null;
-    this.idleTimer ??= setTimeout(this.onIdle, IDLE_RELEASE_MS);
-    /** @type {any} */ (this.idleTimer).unref?.();
+    if (this.idleTimer === null) {
+      this.idleTimer = setTimeout(this.onIdle, IDLE_RELEASE_MS);
+      /** @type {any} */ (this.idleTimer).unref?.();
+    }
     return parked;
   }
 

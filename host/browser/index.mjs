@@ -113,11 +113,11 @@ function isProgramSource(v) {
     || v instanceof WebAssembly.Module || (typeof Response === 'function' && v instanceof Response);
 }
 
-/** The methods each service must have, optional ones marked with `?`. */
+/** The methods each service must have, and those it may have. @type {Readonly<Record<string, { needs: string[], may: string[] }>>} */
 const SERVICE_METHODS = Object.freeze({
-  storage: ['get', 'put', 'delete', 'list'],
-  files: ['read', 'write'],
-  stdin: ['line', 'unread?'],
+  storage: { needs: ['get', 'put', 'delete', 'list'], may: [] },
+  files: { needs: ['read', 'write'], may: [] },
+  stdin: { needs: ['line'], may: ['unread'] },
 });
 
 /**
@@ -128,19 +128,16 @@ const SERVICE_METHODS = Object.freeze({
  */
 function checkServices(services) {
   checkOptionKeys('option services', services, Object.keys(SERVICE_METHODS), 'ERR_OPTION');
-  for (const [name, methods] of Object.entries(SERVICE_METHODS)) {
+  for (const [name, { needs, may }] of Object.entries(SERVICE_METHODS)) {
     const service = services[name];
     if (service === undefined) continue;
     if (service === null || (typeof service !== 'object' && typeof service !== 'function')) {
-      throw new SnailError(`option services.${name} must be an object with the methods ${methods.filter((m) => !m.endsWith('?')).join(', ')}, got ${describeValue(service)}`, { code: 'ERR_OPTION' });
+      throw new SnailError(`option services.${name} must be an object with the methods ${needs.join(', ')}, got ${describeValue(service)}`, { code: 'ERR_OPTION' });
     }
-    for (const method of methods) {
-      const optional = method.endsWith('?');
-      const key = optional ? method.slice(0, -1) : method;
-      const fn = /** @type {Record<string, unknown>} */ (service)[key];
-      if (typeof fn === 'function' || (optional && fn === undefined)) continue;
-      const needs = methods.filter((m) => !m.endsWith('?')).join(', ');
-      throw new SnailError(`option services.${name} has no method ${key}, or it is not a function (a ${name} service needs ${needs}; see docs/api.md)`, { code: 'ERR_OPTION' });
+    for (const method of [...needs, ...may]) {
+      const fn = /** @type {Record<string, unknown>} */ (service)[method];
+      if (typeof fn === 'function' || (fn === undefined && may.includes(method))) continue;
+      throw new SnailError(`option services.${name} has no method ${method}, or it is not a function (a ${name} service needs ${needs.join(', ')}; see docs/api.md)`, { code: 'ERR_OPTION' });
     }
   }
 }

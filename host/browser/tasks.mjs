@@ -477,10 +477,8 @@ export class Scheduler {
     this.pumping = false;
     this.releasePending = false; // the live set emptied in a turn in progress: the keep-alive goes at its end
 
-    /** @type {{ resolve: () => void, reject: (e: unknown) => void }[]} at most one: drain()'s promise of this interval */
-    this.drainWaiters = [];
-    /** @type {Promise<void> | null} what drain() returns until the live set empties */
-    this.drainPromise = null;
+    /** @type {{ promise: Promise<void>, resolve: () => void, reject: (e: unknown) => void } | null} what drain() returns until the live set empties */
+    this.drainWaiter = null;
     /** @type {unknown} set when an internal error broke the scheduler */
     this.broken = null;
     this.exclusives = 0; // while above 0, no grants: something runs between tasks
@@ -682,11 +680,9 @@ export class Scheduler {
       // then: tasks that come and go within a turn toggle nothing.
       if (this.turnActive) this.releasePending = true;
       else this.keepAlive.release();
-      if (this.drainWaiters.length !== 0) {
-        const waiters = this.drainWaiters;
-        this.drainWaiters = [];
-        for (const w of waiters) w.resolve();
-      }
+      const waiter = this.drainWaiter;
+      this.drainWaiter = null;
+      waiter?.resolve();
     }
     if (this.checkInvariants) this.assertInvariants();
   }
@@ -869,13 +865,13 @@ export class Scheduler {
   drain() {
     if (this.broken !== null) return Promise.reject(this.broken);
     if (this.live.size === 0) return Promise.resolve();
-    if (this.drainPromise === null) {
-      this.drainPromise = new Promise((resolve, reject) => this.drainWaiters.push({
-        resolve: () => { this.drainPromise = null; resolve(undefined); },
-        reject: (/** @type {unknown} */ e) => { this.drainPromise = null; reject(e); },
-      }));
+    if (this.drainWaiter === null) {
+      /** @type {any} */
+      const waiter = {};
+      waiter.promise = new Promise((resolve, reject) => { waiter.resolve = resolve; waiter.reject = reject; });
+      this.drainWaiter = waiter;
     }
-    return this.drainPromise;
+    return /** @type {{ promise: Promise<void> }} */ (this.drainWaiter).promise;
   }
 
   /**
@@ -886,9 +882,9 @@ export class Scheduler {
   breakDown(error) {
     if (this.broken !== null) return;
     this.broken = error;
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const w of waiters) w.reject(error);
+    const waiter = this.drainWaiter;
+    this.drainWaiter = null;
+    waiter?.reject(error);
   }
 
   stats() {
@@ -932,7 +928,7 @@ export class Scheduler {
       fail(`entered is ${this.entered}, executing + suspended is ${seen[S.executing] + seen[S.suspended]}`);
     }
     if (this.entered > this.hardMaxEntered) fail(`${this.entered} tasks entered, above the hard bound`);
-    if (this.live.size === 0 && this.drainWaiters.length) fail('drain() waiters pending with an empty live set');
+    if (this.live.size === 0 && this.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
     if (this.lent !== null && this.lendParked(this.lent) && this.lent !== this.holder) {
       fail(`${this.lent} waits with a lent permit it does not hold`);
