@@ -13,7 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, isWaitOutsideTask, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, CURRENT, createGates, INSTALL, LENT, PARK, SUSPEND, wrappable } from './gates.mjs';
+import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, SUSPEND, WORDS_END, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Sleepers } from './sleepers.mjs';
@@ -280,12 +280,16 @@ export class Bridge {
     this.specsByImport = new Map();
     /** Waits go through the suspension module (one promise hop) where the engine allows. */
     this.directWaits = canWrap && options.directWaits !== false;
-    /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK, LENT) */
+    /** The memory of the suspension module's words and of the register file's slots. */
+    this.registerMemory = new WebAssembly.Memory({ initial: 1 });
+    /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK, LENT, GENERATION), once it exists */
     this.gateWords = null;
-    /** @type {import('./gates.mjs').Gates | null} the first suspension module: its memory and register table are shared by the others */
+    /** @type {import('./gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
     this.gates = null;
     /** @type {Map<string, Function>} wrappers made so far, by "module.field:type" */
     this.wrappers = new Map();
+    /** @type {Map<string, { params: string[], spec: WaitSpec }>} the wrapped imports, by the same key */
+    this.wrappedByKey = new Map();
     /** @type {Record<string, Record<string, unknown>> | null} the program's imports before link() */
     this.baseImports = null;
     this.runQueuedPump = () => {
@@ -510,7 +514,8 @@ export class Bridge {
       }
     }
     if (wrapped.length === 0) return;
-    const byKey = new Map(wrapped.map((w) => [w.key, w]));
+    for (const w of wrapped) this.wrappedByKey.set(w.key, w);
+    const byKey = this.wrappedByKey;
     const gates = createGates(wrapped, {
       begin: (key) => {
         const w = /** @type {(typeof wrapped)[number]} */ (byKey.get(key));
@@ -529,14 +534,19 @@ export class Bridge {
         if (slot === 0 || holder === undefined) throw outsideTask(name);
         throw new SnailError(`${name} was called while ${holder} waits with the permit, so outside any task (an export called directly from JavaScript?); waits are only allowed in tasks: dispatch the entry instead`, { code: 'ERR_NOT_IN_TASK' });
       },
-    }, this.gates ?? undefined);
+    }, this.registerMemory, this.gates ?? undefined);
     this.gates ??= gates;
-    this.gateWords = gates.words;
+    this.viewWords();
     this.connectRegisters();
     for (const w of wrapped) {
       importObject[w.module][w.field] = gates.wrappers[w.key];
       this.wrappers.set(w.key, gates.wrappers[w.key]);
     }
+  }
+
+  /** (Again) a view of the suspension words: growing the memory for more register slots detaches the last. */
+  viewWords() {
+    if (this.gates !== null) this.gateWords = new Int32Array(this.registerMemory.buffer);
   }
 
   /**
@@ -548,8 +558,9 @@ export class Bridge {
   }
 
   /**
-   * Points the wrappers' register table at the current register file (after
-   * it is made, and again when a loaded module brings new registers).
+   * Points the carriers and the register table at the current register file,
+   * and builds the suspension wrappers for it (after it is made, again when a
+   * loaded module brings new registers or new waits).
    */
   connectRegisters() {
     if (this.registers === null) return;
@@ -557,6 +568,7 @@ export class Bridge {
     if (this.gates === null) return;
     this.gates.registers.set(INSTALL, this.registers.install);
     this.gates.registers.set(SUSPEND, this.registers.suspend);
+    createWrappers(this.gates, this.registers);
   }
 
   /**
@@ -1109,10 +1121,14 @@ export class Bridge {
       idle: () => this.parkCarrier(),
       ask: () => this.ask(),
     });
-    this.registers = createRegisterFile({ registers });
+    this.registers = createRegisterFile({ registers, memory: this.registerMemory, base: WORDS_END });
+    this.viewWords();
     this.connectRegisters();
     this.carrierModule.ensure(this.registers.capacity);
-    this.registers.onGrow = (slots) => /** @type {Carriers} */ (this.carrierModule).ensure(slots);
+    this.registers.onGrow = (slots) => {
+      this.viewWords();
+      /** @type {Carriers} */ (this.carrierModule).ensure(slots);
+    };
     this.runCarrier = WebAssembly.promising(this.carrierModule.carrier);
   }
 
@@ -1141,7 +1157,9 @@ export class Bridge {
       ...old.layout.registers,
       ...added.map((a) => /** @type {import('./registers.mjs').Register} */ ({ ...a, role: 'handler' })),
     ];
-    const next = createRegisterFile({ registers });
+    // After the old one's slots, which it takes over from.
+    const next = createRegisterFile({ registers, memory: this.registerMemory, base: this.registerMemory.buffer.byteLength });
+    this.viewWords();
     next.onGrow = old.onGrow;
     next.save(0);
     const live = [];

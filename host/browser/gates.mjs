@@ -21,46 +21,71 @@
 // Every wrapper saves the task's registers and installs the defaults before
 // the JavaScript side of the wait runs, and installs the task's registers again
 // when the task goes on, lent or not: while a task waits, the handler globals
-// hold the defaults (the specification asks it of every wait). Both are
-// Wasm-to-Wasm calls, through a table the bridge points at the register file's
-// `suspend` and `install`. An exception `after`, `fail` or `park` throws (a
-// rejected delivery) reaches the program only once the registers are
-// installed: the wrapper catches it, installs them, and hands it to `raise`,
-// which throws it again. A wrapper called while no task holds the permit, or
-// while the holder waits lent (JavaScript called an export directly), is not a
-// task's: it calls `foreign`, which refuses it before anything changes.
+// hold the defaults (the specification asks it of every wait). An exception
+// `after`, `fail` or `park` throws (a rejected delivery) reaches the program
+// only once the registers are installed: the wrapper catches it, installs
+// them, and hands it to `raise`, which throws it again. A wrapper called while
+// no task holds the permit, or while the holder waits lent (JavaScript called
+// an export directly), is not a task's: it calls `foreign`, which refuses it
+// before anything changes.
 //
-// The module is instantiated before the program, which imports the wrappers
-// in place of the JavaScript functions.
-import { blockType, Code, leb, ModuleWriter, op } from './wasm-binary.mjs';
+// Two modules make this. The program imports the *stubs* (createGates), made
+// before it: each passes its arguments on with a tail call through the
+// dispatch table, where the *wrappers* (createWrappers) are. Those are made
+// once the program's register file exists, and import its globals and
+// tables: the registers are saved and installed in the wrapper's own code,
+// with no call. The words below and the register file's slots share one
+// memory, the wrappers' only one (an engine compiles an access to a second
+// memory slower). They are made again when the register file is (a loaded
+// module's handler globals) or when imports are added (a loaded module's
+// waits); each build has a generation number. A task that began its wait in
+// an older build finds the GENERATION word changed when it goes on, and
+// installs its registers through the register table instead, which the
+// bridge points at the current register file's `install` and `suspend`.
+// Until the first build, the dispatch table holds functions that refuse the
+// wait as outside any task (the program's start function).
+import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
+import { InternalError } from './errors.mjs';
+import { registerCode } from './registers.mjs';
 
-/** Addresses in the module's memory the bridge shares with the wrappers. */
+/** Addresses in the shared memory: the words the bridge shares with the wrappers. */
 export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
-export const LENT = 8; // the slot of a task that keeps the permit across its wait (lent): its wrapper goes on without `after` and without installing registers
+export const LENT = 8; // the slot of a task that keeps the permit across its wait (lent): its wrapper goes on without `after`
+export const GENERATION = 12; // the generation of the wrappers the dispatch table holds
+export const WORDS_END = 16;
 
-/** The entries of the wrappers' register table: the register file's install and suspend, (slot) -> (). */
+/** The entries of the register table: the register file's install and suspend, (slot) -> (). */
 export const INSTALL = 0;
 export const SUSPEND = 1;
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
 
-/** Whether this engine has the exception-handling proposal and the JS tag. */
+/**
+ * Whether this engine has what the wrappers use: the exception-handling
+ * proposal with the JS tag, tail calls and multiple memories.
+ */
 export const canWrap = (() => {
   try {
     const w = new ModuleWriter();
     w.importTag('js', 'tag', ['externref']);
+    w.importMemory('js', 'a', 1);
+    w.importMemory('js', 'b', 1);
+    const table = w.table('funcref', 1);
     const c = new Code();
     c.emit(op.block, 0x6f);
     c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
+    c.i32(0).i32(0).mem(op.i32_load, 2, 0, 1).mem(op.i32_store, 2, 0, 0);
     c.emit(op.end);
     c.emit(op.unreachable);
     c.emit(op.end);
     c.emit(op.drop);
+    c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
     w.func([], [], c);
     const g = /** @type {any} */ (globalThis).WebAssembly;
-    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag } });
+    const memory = () => new WebAssembly.Memory({ initial: 1 });
+    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag, a: memory(), b: memory() } });
     return g.JSTag !== undefined;
   } catch {
     return false;
@@ -69,6 +94,7 @@ export const canWrap = (() => {
 
 /**
  * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
+ * @typedef {WrappedImport & { at: number, begin: Function }} Entry  a wrapped import, at its index in the dispatch table
  * @typedef {object} GateCallbacks
  * @property {(key: string) => (...args: any[]) => unknown} begin  the JS side of import `key`
  * @property {(slot: number, value: unknown, zero: unknown) => unknown} after
@@ -80,12 +106,15 @@ export const canWrap = (() => {
  */
 
 /**
- * What createGates() returns.
+ * What createGates() returns: the stubs of the imports given, and what every
+ * build of the wrappers shares.
  * @typedef {object} Gates
- * @property {Record<string, Function>} wrappers  by import key
- * @property {Int32Array} words  the shared words (CURRENT, PARK, LENT)
- * @property {WebAssembly.Memory} memory
- * @property {WebAssembly.Table} registers  the register table (INSTALL), shared by every wrapper
+ * @property {Record<string, Function>} wrappers  the stubs, by import key
+ * @property {WebAssembly.Memory} memory  holds the shared words (CURRENT, PARK, LENT, GENERATION), from byte 0
+ * @property {WebAssembly.Table} registers  the register table (INSTALL, SUSPEND)
+ * @property {WebAssembly.Table} dispatch  the wrappers, by entry index
+ * @property {Entry[]} entries  every wrapped import so far
+ * @property {Record<string, unknown>} helpers  the JavaScript the wrappers import (tag, raise, foreign, after/fail/park per type)
  * @property {Function} setCurrent  (slot) -> (): writes CURRENT, for the carriers
  */
 
@@ -94,29 +123,117 @@ export function wrappable(results) {
   return results.length <= 1 && RESULTS.has(results[0] ?? null);
 }
 
+/** The value a result type has when nothing is delivered. */
+const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined };
+
 /**
- * Builds and instantiates the suspension module for the given imports. Modules
- * loaded later get their own wrappers sharing the first one's memory, so that
- * the words the bridge writes reach every wrapper.
+ * Builds the stubs of the given imports. Imports added later (a loaded
+ * module's) get stubs of their own, sharing the first build's tables.
  * @param {WrappedImport[]} list
  * @param {GateCallbacks} callbacks
- * @param {Gates} [shared]  a suspension module made before, whose memory and register table this one shares
+ * @param {WebAssembly.Memory} memory  the memory of the words (and of the register file's slots)
+ * @param {Gates} [shared]  the stubs made before, whose tables these share
  * @returns {Gates}
  */
-export function createGates(list, callbacks, shared) {
+export function createGates(list, callbacks, memory, shared) {
+  const first = shared?.entries.length ?? 0;
   const w = new ModuleWriter();
-  if (shared) {
-    w.importMemory('js', 'memory', 1);
-    w.importTable('js', 'registers', 'funcref', 2);
+  const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
+  const dispatch = w.importTable('js', 'dispatch', 'funcref', first + list.length);
+  w.importMemory('js', 'memory', 1);
+  list.forEach((imp, i) => {
+    const at = first + i;
+    const type = w.type(imp.params, imp.results);
+    // The stub: the wrapper at `at`, with the same arguments, in its place.
+    const stub = new Code();
+    for (let p = 0; p < imp.params.length; p++) stub.idx(op.local_get, p);
+    stub.i32(at).idx(op.return_call_indirect, type).imm(dispatch);
+    w.export(imp.key, 'function', w.func(imp.params, imp.results, stub));
+    // Until the wrappers are built, a wait is outside any task.
+    const refuse = new Code();
+    refuse.i32(0).i32(at).idx(op.call, foreign).emit(op.unreachable);
+    w.export(`refuse.${at}`, 'function', w.func(imp.params, imp.results, refuse));
+  });
+  // current(slot): the task whose Wasm now runs, for a carrier to call as it
+  // enters a start.
+  {
+    const c = new Code();
+    c.i32(0).idx(op.local_get, 0).mem(op.i32_store, 2, CURRENT);
+    w.export('current', 'function', w.func(['i32'], [], c));
   }
+
+  const table = shared?.dispatch ?? new WebAssembly.Table({ element: 'anyfunc', initial: 0 });
+  table.grow(first + list.length - table.length);
+  /** @type {Entry[]} */
+  const entries = shared?.entries ?? [];
+  const helpers = shared?.helpers ?? {
+    tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
+    raise: (/** @type {unknown} */ error) => { throw error; },
+    foreign: (/** @type {number} */ slot, /** @type {number} */ at) => callbacks.foreign(slot, entries[at].key),
+  };
+  for (const t of new Set(list.map((i) => i.results[0] ?? null))) {
+    const name = t ?? 'void';
+    if (`after_${name}` in helpers) continue;
+    const z = /** @type {any} */ (ZERO)[name];
+    helpers[`after_${name}`] = t === null ? (/** @type {number} */ s) => callbacks.after(s, undefined, z) : (/** @type {number} */ s, /** @type {unknown} */ v) => callbacks.after(s, v, z);
+    helpers[`fail_${name}`] = (/** @type {number} */ s, /** @type {unknown} */ e) => callbacks.fail(s, e, z);
+    helpers[`park_${name}`] = new WebAssembly.Suspending((/** @type {number} */ s) => callbacks.park(s));
+  }
+  /** @type {Record<string, any>} */
+  const js = { foreign: helpers.foreign, dispatch: table, memory };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js });
+  const x = /** @type {Record<string, any>} */ (instance.exports);
+  list.forEach((imp, i) => {
+    const at = first + i;
+    entries.push({ ...imp, at, begin: new WebAssembly.Suspending(callbacks.begin(imp.key)) });
+    table.set(at, x[`refuse.${at}`]);
+  });
+  let registers = shared?.registers;
+  if (!registers) {
+    // Until a register file is connected: nothing to save or install.
+    const nop = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (nopModule()))).exports.nop;
+    registers = new WebAssembly.Table({ element: 'anyfunc', initial: 2 });
+    registers.set(INSTALL, /** @type {Function} */ (nop));
+    registers.set(SUSPEND, /** @type {Function} */ (nop));
+  }
+  return {
+    wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
+    setCurrent: shared ? shared.setCurrent : x.current,
+    memory,
+    registers,
+    dispatch: table,
+    entries,
+    helpers,
+  };
+}
+
+/** A module exporting nop: (i32) -> (). */
+function nopModule() {
+  const w = new ModuleWriter();
+  w.export('nop', 'function', w.func(['i32'], [], new Code()));
+  return w.bytes();
+}
+
+/**
+ * Builds the wrappers of every import the stubs have, for a register file
+ * whose slots are in the stubs' memory, and puts them in the dispatch table:
+ * a new generation.
+ * @param {Gates} gates
+ * @param {import('./registers.mjs').RegisterFile} file
+ */
+export function createWrappers(gates, file) {
+  if (file.memory !== gates.memory) throw new InternalError('the register file must share the memory of the words');
+  const words = new Int32Array(gates.memory.buffer);
+  const generation = words[GENERATION >> 2] + 1;
+  const { entries } = gates;
+  const layout = file.layout;
+  const w = new ModuleWriter();
   const tag = w.importTag('js', 'tag', ['externref']);
   const raise = w.importFunc('js', 'raise', ['externref'], []);
   const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
   /** @type {Map<string | null, { after: number, fail: number, park: number }>} */
   const perType = new Map();
-  const types = [...new Set(list.map((i) => i.results[0] ?? null))];
-  // Function imports first, in one run: the helpers per result type, then one
-  // begin per wrapped import.
+  const types = [...new Set(entries.map((i) => i.results[0] ?? null))];
   for (const t of types) {
     const r = t === null ? [] : [t];
     perType.set(t, {
@@ -125,20 +242,18 @@ export function createGates(list, callbacks, shared) {
       park: w.importFunc('js', `park_${t ?? 'void'}`, ['i32'], r),
     });
   }
-  const begins = list.map((imp, i) => w.importFunc('begin', String(i), imp.params, imp.results));
-  const table = shared ? 0 : w.table('funcref', 2);
-  if (!shared) w.memory(1);
+  const begins = entries.map((imp) => w.importFunc('begin', String(imp.at), imp.params, imp.results));
+  /** @type {Map<import('./registers.mjs').Register, number>} */
+  const globals = new Map();
+  layout.registers.forEach((r, i) => globals.set(r, w.importGlobal('registers', String(i), r.type, true)));
+  const registerTable = w.importTable('js', 'registers', 'funcref', 2);
+  const externTable = w.importTable('file', 'externs', 'externref', 0);
+  const funcTable = w.importTable('file', 'funcs', 'funcref', 0);
+  w.importMemory('js', 'memory', 1); // the words and the register file's slots
+  const code = registerCode(layout, { globalOf: (r) => /** @type {number} */ (globals.get(r)), externTable, funcTable, memory: 0 });
   const slotFn = w.type(['i32'], []);
-  /** Emits a call of the register file's install with the slot. @param {Code} c @param {number} slot */
-  const install = (c, slot) => {
-    c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
-  };
-  /** Emits a call of the register file's suspend (save, then the defaults). @param {Code} c @param {number} slot */
-  const suspendRegisters = (c, slot) => {
-    c.idx(op.local_get, slot).i32(SUSPEND).idx(op.call_indirect, slotFn).bytes.push(...leb(table));
-  };
 
-  list.forEach((imp, i) => {
+  entries.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
     const fns = /** @type {{ after: number, fail: number, park: number }} */ (perType.get(t));
     const c = new Code();
@@ -147,6 +262,32 @@ export function createGates(list, callbacks, shared) {
     const err = n + c.local('externref');
     const value = t === null ? -1 : n + c.local(t);
     const kept = n + c.local('i32');
+    const base = n + c.local('i32');
+    const zero = n + c.local('i32'); // stays 0: the defaults' slot
+    /**
+     * Emits `inline` when this build is the current one, else a call of the
+     * register table's entry `entry` with the slot.
+     * @param {() => void} inline @param {number} entry
+     */
+    const registers = (inline, entry) => {
+      c.i32(0).mem(op.i32_load, 2, GENERATION).i32(generation).emit(op.i32_eq);
+      c.emit(op.if, op.void);
+      inline();
+      c.emit(op.else);
+      c.idx(op.local_get, slot).i32(entry).idx(op.call_indirect, slotFn).imm(registerTable);
+      c.emit(op.end);
+    };
+    /** The task's registers, from its slot. */
+    const install = () => registers(() => {
+      code.slotBase(c, slot, base);
+      code.install(c, layout.registers, slot, base);
+    }, INSTALL);
+    /** The task's registers into its slot, and the defaults in. */
+    const suspend = () => registers(() => {
+      code.slotBase(c, slot, base);
+      code.save(c, layout.registers, slot, base);
+      code.install(c, layout.registers, zero, zero);
+    }, SUSPEND);
     /** Calls park when `after`/`fail` asked for it (and clears the flag). */
     const parkIfAsked = () => {
       c.i32(0).mem(op.i32_load, 2, PARK);
@@ -174,20 +315,18 @@ export function createGates(list, callbacks, shared) {
     c.emit(op.if, op.void);
     keptPermit();
     c.emit(op.if, op.void);
-    c.idx(op.local_get, slot).i32(i).idx(op.call, foreign);
+    c.idx(op.local_get, slot).i32(imp.at).idx(op.call, foreign);
     c.emit(op.end);
-    suspendRegisters(c, slot);
+    suspend();
     c.emit(op.else);
-    c.i32(0).i32(i).idx(op.call, foreign);
+    c.i32(0).i32(imp.at).idx(op.call, foreign);
     c.emit(op.end);
     c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
-    c.emit(op.try_table, op.void, 1, 0x00);
-    c.bytes.push(...leb(tag), 0);
+    c.emit(op.try_table, op.void, 1, 0x00).imm(tag).imm(0);
     c.emit(op.block, op.void); // $done
     c.emit(op.block, 0x6f); // $caught: an exception of the wait itself
     // try_table (result t) (catch $tag $caught) ... end
-    c.emit(op.try_table, blockType(t), 1, 0x00);
-    c.bytes.push(...leb(tag), 0);
+    c.emit(op.try_table, blockType(t), 1, 0x00).imm(tag).imm(0);
     for (let p = 0; p < n; p++) c.idx(op.local_get, p);
     c.idx(op.call, begins[i]);
     c.emit(op.end);
@@ -197,7 +336,7 @@ export function createGates(list, callbacks, shared) {
     keptPermit();
     c.emit(op.if, op.void);
     c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    install(c, slot);
+    install();
     if (t !== null) c.idx(op.local_get, value);
     c.emit(op.return);
     c.emit(op.end);
@@ -214,7 +353,7 @@ export function createGates(list, callbacks, shared) {
     c.emit(op.if, op.void);
     c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
     // The registers first: `fail` may call into the program.
-    install(c, slot);
+    install();
     c.emit(op.end);
     c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
     if (t !== null) c.idx(op.local_set, value);
@@ -226,7 +365,7 @@ export function createGates(list, callbacks, shared) {
     c.emit(op.return);
     c.emit(op.end);
     c.emit(op.end); // $done
-    install(c, slot);
+    install();
     if (t !== null) c.idx(op.local_get, value);
     c.emit(op.return);
     c.emit(op.end); // try_table
@@ -235,56 +374,20 @@ export function createGates(list, callbacks, shared) {
     c.idx(op.local_set, err);
     c.idx(op.local_get, kept).emit(op.i32_eqz);
     c.emit(op.if, op.void);
-    install(c, slot);
+    install();
     c.emit(op.end);
     c.idx(op.local_get, err).idx(op.call, raise);
     c.emit(op.unreachable);
-    w.export(imp.key, 'function', w.func(imp.params, imp.results, c));
+    w.export(String(imp.at), 'function', w.func(imp.params, imp.results, c));
   });
-  const nop = w.func(['i32'], [], new Code());
-  w.export('nop', 'function', nop);
-  // current(slot): the task whose Wasm now runs, for a carrier to call as it
-  // enters a start.
-  {
-    const c = new Code();
-    c.i32(0).idx(op.local_get, 0).mem(op.i32_store, 2, CURRENT);
-    w.export('current', 'function', w.func(['i32'], [], c));
-  }
-  w.export('memory', 'memory', 0);
-  w.export('registers', 'table', table);
 
-  const zero = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined };
-  /** @type {Record<string, any>} */
-  const js = {
-    tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
-    raise: (/** @type {unknown} */ error) => { throw error; },
-    foreign: (/** @type {number} */ slot, /** @type {number} */ i) => callbacks.foreign(slot, list[i].key),
-  };
-  if (shared) {
-    js.memory = shared.memory;
-    js.registers = shared.registers;
-  }
-  for (const t of types) {
-    const name = t ?? 'void';
-    const z = /** @type {any} */ (zero)[name];
-    js[`after_${name}`] = t === null ? (/** @type {number} */ s) => callbacks.after(s, undefined, z) : (/** @type {number} */ s, /** @type {unknown} */ v) => callbacks.after(s, v, z);
-    js[`fail_${name}`] = (/** @type {number} */ s, /** @type {unknown} */ e) => callbacks.fail(s, e, z);
-    js[`park_${name}`] = new WebAssembly.Suspending((/** @type {number} */ s) => callbacks.park(s));
-  }
-  /** @type {Record<string, any>} */
-  const begin = Object.fromEntries(list.map((imp, i) => [String(i), new WebAssembly.Suspending(callbacks.begin(imp.key))]));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js, begin });
-  const x = /** @type {Record<string, any>} */ (instance.exports);
-  const registers = /** @type {WebAssembly.Table} */ (x.registers);
-  if (!shared) {
-    registers.set(INSTALL, x.nop);
-    registers.set(SUSPEND, x.nop);
-  }
-  return {
-    wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
-    setCurrent: shared ? shared.setCurrent : x.current,
-    words: new Int32Array(/** @type {WebAssembly.Memory} */ (x.memory).buffer),
-    memory: /** @type {WebAssembly.Memory} */ (x.memory),
-    registers,
-  };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
+    js: { ...gates.helpers, registers: gates.registers, memory: gates.memory },
+    begin: Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin])),
+    registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
+    file: { externs: file.externTable, funcs: file.funcTable },
+  });
+  const x = /** @type {Record<string, Function>} */ (instance.exports);
+  for (const imp of entries) gates.dispatch.set(imp.at, x[String(imp.at)]);
+  words[GENERATION >> 2] = generation;
 }

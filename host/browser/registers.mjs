@@ -52,10 +52,73 @@ function slotStride(numeric) {
 }
 
 /**
- * Builds and instantiates the register file of one program.
- * @param {{ registers: Register[] }} spec
+ * The code that saves and installs registers, for a module that has the
+ * registers' globals, the slots' memory and the reference tables of a register
+ * file of this layout (the register file itself, or the suspension wrappers,
+ * which import them).
+ * @param {{ stride: number, base: number, registers: Register[] }} layout  slot n at byte `base + n * stride`
+ * @param {{ globalOf: (r: Register) => number, externTable: number, funcTable: number, memory: number }} at
+ *   the global of each register, the tables' and the memory's indices in the module
  */
-export function createRegisterFile({ registers }) {
+export function registerCode({ stride, base, registers }, { globalOf, externTable, funcTable, memory }) {
+  const numeric = registers.filter((r) => NUMERIC.has(r.type));
+  const externs = registers.filter((r) => r.type === 'externref');
+  const funcs = registers.filter((r) => r.type === 'funcref');
+  const offsets = numericOffsets(numeric);
+  const offsetOf = (/** @type {Register} */ r) => base + /** @type {number} */ (offsets.get(r));
+  /** The index of ref register r of the slot in `slotLocal`, onto the stack. @param {Code} c @param {Register} r @param {number} slotLocal */
+  const refIndex = (c, r, slotLocal) => {
+    const list = r.type === 'externref' ? externs : funcs;
+    c.idx(op.local_get, slotLocal).i32(list.length).emit(op.i32_mul).i32(list.indexOf(r)).emit(op.i32_add);
+  };
+  const refTable = (/** @type {Register} */ r) => (r.type === 'externref' ? externTable : funcTable);
+  return {
+    /** `slot * stride` into local `baseLocal`. @param {Code} c @param {number} slotLocal @param {number} baseLocal */
+    slotBase(c, slotLocal, baseLocal) {
+      c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
+    },
+    /**
+     * Saves registers `which` from their globals into a slot (`baseLocal` holds its byte offset).
+     * @param {Code} c @param {Register[]} which @param {number} slotLocal @param {number} baseLocal
+     */
+    save(c, which, slotLocal, baseLocal) {
+      for (const r of which) {
+        if (NUMERIC.has(r.type)) {
+          const [store, align] = STORE[r.type];
+          c.idx(op.local_get, baseLocal).idx(op.global_get, globalOf(r)).mem(store, align, offsetOf(r), memory);
+        } else {
+          refIndex(c, r, slotLocal);
+          c.idx(op.global_get, globalOf(r)).idx(op.table_set, refTable(r));
+        }
+      }
+    },
+    /**
+     * Installs registers `which` from a slot into their globals.
+     * @param {Code} c @param {Register[]} which @param {number} slotLocal @param {number} baseLocal
+     */
+    install(c, which, slotLocal, baseLocal) {
+      for (const r of which) {
+        if (NUMERIC.has(r.type)) {
+          const [load, align] = LOAD[r.type];
+          c.idx(op.local_get, baseLocal).mem(load, align, offsetOf(r), memory).idx(op.global_set, globalOf(r));
+        } else {
+          refIndex(c, r, slotLocal);
+          c.idx(op.table_get, refTable(r)).idx(op.global_set, globalOf(r));
+        }
+      }
+    },
+  };
+}
+
+/**
+ * Builds and instantiates the register file of one program. Its slots live in
+ * `memory` from byte `base` on, up to the memory's end: the memory grows with
+ * them. The suspension wrappers share the memory (gates.mjs), so that their
+ * words and the slots are in one memory; a register file made to replace
+ * another goes after it, at the memory's end.
+ * @param {{ registers: Register[], memory: WebAssembly.Memory, base: number }} spec
+ */
+export function createRegisterFile({ registers, memory, base }) {
   // Handlers first, so that a binding vector is one contiguous prefix of a slot.
   const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
   const numeric = ordered.filter((r) => NUMERIC.has(r.type));
@@ -68,54 +131,18 @@ export function createRegisterFile({ registers }) {
   }
   // 64-bit registers first, each at an 8-aligned offset, then the 32-bit ones
   // in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
-  const offsets = numericOffsets(numeric);
   const stride = slotStride(numeric);
 
   const w = new ModuleWriter();
   /** @type {Map<Register, number>} */
   const globalIndexOf = new Map();
-  const globalIndex = { get: (/** @type {Register} */ r) => /** @type {number} */ (globalIndexOf.get(r)) };
   ordered.forEach((r, i) => globalIndexOf.set(r, w.importGlobal('registers', String(i), r.type, true)));
+  w.importMemory('registers', 'memory', 1);
   const externTable = w.table('externref', 0);
   const funcTable = w.table('funcref', 0);
-  w.memory(1);
 
-  const offsetOf = (r) => /** @type {number} */ (offsets.get(r));
-  /** Emits `slot * stride` into local `base` (local index 1 for single-param funcs). */
-  const slotBase = (c, slotLocal, baseLocal) => {
-    c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
-  };
-  /** Emits the index of ref register r of `slotLocal` into the stack. */
-  const refIndex = (c, r, slotLocal) => {
-    const list = r.type === 'externref' ? externs : funcs;
-    c.idx(op.local_get, slotLocal).i32(list.length).emit(op.i32_mul).i32(list.indexOf(r)).emit(op.i32_add);
-  };
-  const refTable = (r) => (r.type === 'externref' ? externTable : funcTable);
-
-  /** save registers `which` from globals into the slot in local 0. */
-  const emitSave = (c, which, baseLocal) => {
-    for (const r of which) {
-      if (NUMERIC.has(r.type)) {
-        const [store, align] = STORE[r.type];
-        c.idx(op.local_get, baseLocal).idx(op.global_get, globalIndex.get(r)).mem(store, align, offsetOf(r));
-      } else {
-        refIndex(c, r, 0);
-        c.idx(op.global_get, globalIndex.get(r)).idx(op.table_set, refTable(r));
-      }
-    }
-  };
-  /** install registers `which` from the slot in `slotLocal` into globals. */
-  const emitInstall = (c, which, slotLocal, baseLocal) => {
-    for (const r of which) {
-      if (NUMERIC.has(r.type)) {
-        const [load, align] = LOAD[r.type];
-        c.idx(op.local_get, baseLocal).mem(load, align, offsetOf(r)).idx(op.global_set, globalIndex.get(r));
-      } else {
-        refIndex(c, r, slotLocal);
-        c.idx(op.table_get, refTable(r)).idx(op.global_set, globalIndex.get(r));
-      }
-    }
-  };
+  const globalOf = (/** @type {Register} */ r) => /** @type {number} */ (globalIndexOf.get(r));
+  const { slotBase, save, install } = registerCode({ stride, base, registers: ordered }, { globalOf, externTable, funcTable, memory: 0 });
   const handlers = ordered.filter((r) => r.role === 'handler');
   const byRole = (role) => ordered.find((r) => r.role === role);
 
@@ -124,7 +151,7 @@ export function createRegisterFile({ registers }) {
     const c = new Code();
     c.local('i32');
     slotBase(c, 0, 1);
-    emitSave(c, ordered, 1);
+    save(c, ordered, 0, 1);
     w.export('save', 'function', w.func(['i32'], [], c));
   }
   // install(slot): every register from the slot.
@@ -132,7 +159,7 @@ export function createRegisterFile({ registers }) {
     const c = new Code();
     c.local('i32');
     slotBase(c, 0, 1);
-    emitInstall(c, ordered, 0, 1);
+    install(c, ordered, 0, 1);
     w.export('install', 'function', w.func(['i32'], [], c));
   }
   // suspend(slot): save, then install the defaults (slot 0). One call per wait.
@@ -141,9 +168,9 @@ export function createRegisterFile({ registers }) {
     c.local('i32');
     c.local('i32');
     slotBase(c, 0, 1);
-    emitSave(c, ordered, 1);
+    save(c, ordered, 0, 1);
     c.i32(0).idx(op.local_set, 2);
-    emitInstall(c, ordered, 2, 2);
+    install(c, ordered, 2, 2);
     w.export('suspend', 'function', w.func(['i32'], [], c));
   }
   // capture(slot): the current handler bindings into the slot (dispatch).
@@ -151,7 +178,7 @@ export function createRegisterFile({ registers }) {
     const c = new Code();
     c.local('i32');
     slotBase(c, 0, 1);
-    emitSave(c, handlers, 1);
+    save(c, handlers, 0, 1);
     w.export('capture', 'function', w.func(['i32'], [], c));
   }
   // start(slot, low, size): install the slot's bindings and a fresh stack segment.
@@ -159,24 +186,23 @@ export function createRegisterFile({ registers }) {
     const c = new Code();
     c.local('i32');
     slotBase(c, 0, 3);
-    emitInstall(c, handlers, 0, 3);
+    install(c, handlers, 0, 3);
     for (const [role, top] of [['stack_pointer', true], ['stack_base', true], ['stack_limit', false]]) {
       const r = byRole(role);
       if (!r) continue;
       c.idx(op.local_get, 1);
       if (top) c.idx(op.local_get, 2).emit(op.i32_add);
-      c.idx(op.global_set, globalIndex.get(r));
+      c.idx(op.global_set, globalOf(r));
     }
     w.export('start', 'function', w.func(['i32', 'i32', 'i32'], [], c));
   }
-  w.export('memory', 'memory', 0);
   w.export('externs', 'table', externTable);
   w.export('funcs', 'table', funcTable);
 
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
-    registers: Object.fromEntries(ordered.map((r, i) => [String(i), r.global])),
+    registers: { ...Object.fromEntries(ordered.map((r, i) => [String(i), r.global])), memory },
   });
-  return new RegisterFile(instance, { stride, externs: externs.length, funcs: funcs.length, registers: ordered });
+  return new RegisterFile(instance, memory, { stride, base, externs: externs.length, funcs: funcs.length, registers: ordered });
 }
 
 /** The entries of the carriers' register table. */
@@ -386,13 +412,13 @@ export class Carriers {
 /** The instantiated register file of one program. */
 export class RegisterFile {
   /**
-   * @param {WebAssembly.Instance} instance
-   * @param {{ stride: number, externs: number, funcs: number, registers: Register[] }} layout
+   * @param {WebAssembly.Instance} instance @param {WebAssembly.Memory} memory
+   * @param {{ stride: number, base: number, externs: number, funcs: number, registers: Register[] }} layout
    */
-  constructor(instance, layout) {
+  constructor(instance, memory, layout) {
     const x = /** @type {any} */ (instance.exports);
     this.layout = layout;
-    this.memory = /** @type {WebAssembly.Memory} */ (x.memory);
+    this.memory = memory;
     this.externTable = /** @type {WebAssembly.Table} */ (x.externs);
     this.funcTable = /** @type {WebAssembly.Table} */ (x.funcs);
     /** @type {(slot: number) => void} */ this.save = x.save;
@@ -404,7 +430,7 @@ export class RegisterFile {
     /** @type {number[]} free slots, most recently freed last */
     this.free = [];
     this.used = 1; // slot 0 holds the defaults
-    /** @type {((slots: number) => void) | null} also grows what else is kept per slot (the carriers' words) */
+    /** @type {((slots: number) => void) | null} also grows what else is kept per slot (the carriers' words); called after the memory grew */
     this.onGrow = null;
     this.ensure(64);
   }
@@ -412,9 +438,9 @@ export class RegisterFile {
   /** Grows memory and tables to hold `slots` slots. @param {number} slots */
   ensure(slots) {
     if (slots <= this.capacity) return;
-    const { stride, externs, funcs } = this.layout;
+    const { stride, base, externs, funcs } = this.layout;
     const capacity = Math.max(slots, this.capacity * 2);
-    const needBytes = capacity * stride;
+    const needBytes = base + capacity * stride;
     const pages = Math.ceil(needBytes / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (pages > 0) this.memory.grow(pages);
     if (externs) this.externTable.grow(capacity * externs - this.externTable.length, null);
@@ -451,7 +477,7 @@ export class RegisterFile {
     const { stride, externs, funcs, registers } = this.layout;
     if (NUMERIC.has(register.type)) {
       const numeric = registers.filter((r) => NUMERIC.has(r.type));
-      return { at: slot * stride + /** @type {number} */ (numericOffsets(numeric).get(register)), table: null, index: 0 };
+      return { at: this.layout.base + slot * stride + /** @type {number} */ (numericOffsets(numeric).get(register)), table: null, index: 0 };
     }
     const list = registers.filter((r) => r.type === register.type);
     const table = register.type === 'externref' ? this.externTable : this.funcTable;

@@ -265,6 +265,7 @@ function name(out, s) {
 export const op = {
   unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b,
   br: 0x0c, br_if: 0x0d, br_table: 0x0e, return: 0x0f, call: 0x10, call_indirect: 0x11,
+  return_call_indirect: 0x13,
   drop: 0x1a, local_get: 0x20, local_set: 0x21, local_tee: 0x22, global_get: 0x23, global_set: 0x24,
   table_get: 0x25, table_set: 0x26,
   i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b,
@@ -298,16 +299,29 @@ export class Code {
     u32(this.bytes, index);
     return this;
   }
+  /** An unsigned immediate (an index). @param {number} value */
+  imm(value) {
+    u32(this.bytes, value);
+    return this;
+  }
   /** @param {number} value */
   i32(value) {
     this.bytes.push(op.i32_const);
     s32(this.bytes, value);
     return this;
   }
-  /** A memory access with alignment `align` (log2) and offset. */
-  mem(opcode, align, offset) {
+  /**
+   * A memory access with alignment `align` (log2) and offset, of memory
+   * `memory` (multi-memory) or memory 0.
+   */
+  mem(opcode, align, offset, memory = 0) {
     this.bytes.push(opcode);
-    u32(this.bytes, align);
+    if (memory === 0) {
+      u32(this.bytes, align);
+    } else {
+      u32(this.bytes, align | 0x40);
+      u32(this.bytes, memory);
+    }
     u32(this.bytes, offset);
     return this;
   }
@@ -350,6 +364,7 @@ export class ModuleWriter {
     this.importedGlobals = 0;
     this.importedTables = 0;
     this.importedTags = 0;
+    this.importedMemories = 0;
     /** @type {number[]} */
     this.funcTypeIndices = [];
     /** @type {Code[]} */
@@ -411,16 +426,16 @@ export class ModuleWriter {
     return this.importedTables++;
   }
 
-  /** Imports a memory (it counts as memory 0). */
+  /** Imports a memory; memories imported count from 0, before any defined one. @returns {number} memory index */
   importMemory(module, field, min) {
+    if (this.memories.length) throw new Error('import memories before defining any');
     const out = [];
     name(out, module);
     name(out, field);
     out.push(2, 0);
     u32(out, min);
     this.imports.push(out);
-    this.importedMemories = 1;
-    return 0;
+    return this.importedMemories++;
   }
 
   /**
@@ -455,7 +470,7 @@ export class ModuleWriter {
     const out = [0];
     u32(out, minPages);
     this.memories.push(out);
-    return this.memories.length - 1;
+    return this.importedMemories + this.memories.length - 1;
   }
 
   /** @param {'function'|'table'|'memory'|'global'} kind */
