@@ -152,11 +152,30 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await load();
+    const sched = /** @type {any} */ (rt).bridge.scheduler;
     const n = host.quick ? 20000 : 300000;
     const s = await interleaved({
       raw: async (k) => { const t0 = now(); await rawLoop(k); return now() - t0; },
       op: async (k) => { const t0 = now(); const t = rt.dispatch('op_loop', k); await t.done; return now() - t0; },
       yield: async (k) => { const t0 = now(); const t = rt.dispatch('yield_loop', k); await t.done; return now() - t0; },
+      // The same runtime with its turn budget lifted for the round (a second
+      // runtime would make the shared code see two of everything): what the
+      // event-loop turns it yields for fairness add to a switch.
+      unbounded: async (k) => {
+        const budget = { maxSteps: sched.maxSteps, maxTimeMs: sched.maxTimeMs };
+        sched.maxSteps = 1e9;
+        sched.maxTimeMs = 1e9;
+        try {
+          const yields = rt.stats().yields;
+          const t0 = now();
+          await rt.dispatch('op_loop', k).done;
+          const t = now() - t0;
+          if (rt.stats().yields !== yields) throw new Error('a turn ended with the budget lifted');
+          return t;
+        } finally {
+          Object.assign(sched, budget);
+        }
+      },
       js: async (k) => {
         const t0 = now();
         let sum = 0;
@@ -169,6 +188,7 @@ export async function runSuite(host) {
     ran(st.returned > 0 && st.steps > 0, 'op_loop/yield_loop tasks');
     add({ name: 'switch: suspend -> resume through the scheduler', unit: 'switch', subject: 'a task waiting on an already resolved host operation', value: s.op, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.2x raw JSPI', counters: { tasks: st.returned, steps: st.steps, lends: st.lends } });
     add({ name: 'switch: yield (nothing else ready)', unit: 'switch', subject: 'snail.yield in a loop', value: s.yield, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw });
+    add({ name: 'switch: with no turn budget (context)', unit: 'switch', subject: 'the suspend -> resume row with maxSteps and maxTimeMs lifted', value: s.unbounded, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note: 'the switch less the event-loop turns the scheduler yields for fairness, which raw JSPI never does' });
     add({ name: 'switch: plain JavaScript await (context)', unit: 'await', subject: 'await of a resolved promise', value: s.js, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw });
     await rt.close();
   }
@@ -190,35 +210,31 @@ export async function runSuite(host) {
     }, n, rounds);
     add({ name: 'switch anatomy: raw JSPI with one more promise hop', unit: 'switch', subject: 'a Suspending import returning promise.then(v => v)', value: s.hop, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note: 'the price of one microtask hop between an operation and the resumption' });
 
-    // The runtime's own register file, saved and installed around each wait
-    // as its suspension wrappers do; and one call into JavaScript after each
-    // resumption, which a wait with a lent permit does without.
-    const rt = await load();
-    const file = /** @type {any} */ (rt).bridge.regs;
-    const slot = file.allocate();
-    const registers = new WebAssembly.Table({ element: 'anyfunc', initial: 2 });
-    registers.set(0, file.suspend);
-    registers.set(1, file.install);
+    // The suspension wrapper's part, reached through a stub as the runtime's
+    // are, saving and installing three registers in its own code; and one
+    // call into JavaScript after each resumption, which a wait with a lent
+    // permit does without.
     let afterCalls = 0;
+    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
     const pieces = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))), {
       bench: {
         op: new WebAssembly.Suspending(() => P1),
         after: (/** @type {number} */ _i, /** @type {number} */ v) => { afterCalls++; return v; },
-        registers,
+        sp: register(65536), base: register(65536), limit: register(0),
       },
     });
-    const savedLoop = WebAssembly.promising(/** @type {any} */ (pieces.exports).saved_loop);
-    const afterLoop = WebAssembly.promising(/** @type {any} */ (pieces.exports).after_loop);
+    const x = /** @type {any} */ (pieces.exports);
+    const wrapped = new WebAssembly.Instance(rawModule, { bench: { op: x.wrapped_op } });
+    const wrappedLoop = WebAssembly.promising(/** @type {any} */ (wrapped.exports).op_loop);
+    const afterLoop = WebAssembly.promising(x.after_loop);
     const p = await interleaved({
       raw: async (k) => { mode = 'raw'; const t0 = now(); await rawLoop(k); return now() - t0; },
-      saved: async (k) => { const t0 = now(); await savedLoop(k, slot); return now() - t0; },
+      saved: async (k) => { const t0 = now(); await wrappedLoop(k); return now() - t0; },
       after: async (k) => { const t0 = now(); await afterLoop(k); return now() - t0; },
     }, n, rounds);
     ran(afterCalls > 0, 'after_loop');
-    add({ name: 'switch anatomy: raw JSPI with the register save and install', unit: 'switch', subject: 'two Wasm-to-Wasm calls into the register file around each wait', value: p.saved, scale: 'ns', baselineName: 'raw JSPI', baseline: p.raw, note: 'what every switch through the scheduler pays in Wasm' });
+    add({ name: 'switch anatomy: raw JSPI through a suspension wrapper with three registers', unit: 'switch', subject: 'a stub tail-calling a Wasm wrapper that saves three registers, installs their defaults, waits and installs them again', value: p.saved, scale: 'ns', baselineName: 'raw JSPI', baseline: p.raw, note: 'what every switch through the scheduler pays in Wasm, for a program with a shadow stack and no handler globals' });
     add({ name: 'switch anatomy: raw JSPI with one more call into JavaScript', unit: 'switch', subject: 'a JavaScript import called after each resumption', value: p.after, scale: 'ns', baselineName: 'raw JSPI', baseline: p.raw, note: 'what a wait pays when its permit is claimed from JavaScript; a lent permit avoids it' });
-    file.release(slot);
-    await rt.close();
   }
 
   // --- 2. task start -> finish without suspension, sequential

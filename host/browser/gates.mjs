@@ -94,7 +94,7 @@ export const canWrap = (() => {
 
 /**
  * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
- * @typedef {WrappedImport & { at: number, begin: Function }} Entry  a wrapped import, at its index in the dispatch table
+ * @typedef {WrappedImport & { at: number, begin: WebAssembly.Suspending }} Entry  a wrapped import, at its index in the dispatch table, and its JavaScript side (a Suspending function)
  * @typedef {object} GateCallbacks
  * @property {(key: string) => (...args: any[]) => unknown} begin  the JS side of import `key`
  * @property {(slot: number, value: unknown, zero: unknown) => unknown} after
@@ -381,9 +381,13 @@ export function createWrappers(gates, file) {
     w.export(String(imp.at), 'function', w.func(imp.params, imp.results, c));
   });
 
+  /** @type {Record<string, any>} */
+  const js = { ...gates.helpers, registers: gates.registers, memory: gates.memory };
+  /** @type {Record<string, any>} */
+  const begin = Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin]));
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
-    js: { ...gates.helpers, registers: gates.registers, memory: gates.memory },
-    begin: Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin])),
+    js,
+    begin,
     registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
     file: { externs: file.externTable, funcs: file.funcTable },
   });

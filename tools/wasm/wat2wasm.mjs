@@ -10,7 +10,7 @@ if (!input || !output) {
   process.exit(2);
 }
 const wabt = await wabtInit();
-const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true };
+const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true, tail_call: true };
 let mod;
 try {
   mod = wabt.parseWat(input, fs.readFileSync(input, 'utf8'), features);
