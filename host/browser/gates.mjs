@@ -64,19 +64,16 @@ const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
 
 /**
  * Whether this engine has what the wrappers use: the exception-handling
- * proposal with the JS tag, tail calls and multiple memories.
+ * proposal with the JS tag, and tail calls.
  */
 export const canWrap = (() => {
   try {
     const w = new ModuleWriter();
     w.importTag('js', 'tag', ['externref']);
-    w.importMemory('js', 'a', 1);
-    w.importMemory('js', 'b', 1);
     const table = w.table('funcref', 1);
     const c = new Code();
     c.emit(op.block, 0x6f);
     c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
-    c.i32(0).i32(0).mem(op.i32_load, 2, 0, 1).mem(op.i32_store, 2, 0, 0);
     c.emit(op.end);
     c.emit(op.unreachable);
     c.emit(op.end);
@@ -84,8 +81,7 @@ export const canWrap = (() => {
     c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
     w.func([], [], c);
     const g = /** @type {any} */ (globalThis).WebAssembly;
-    const memory = () => new WebAssembly.Memory({ initial: 1 });
-    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag, a: memory(), b: memory() } });
+    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag } });
     return g.JSTag !== undefined;
   } catch {
     return false;
