@@ -3,10 +3,12 @@
 // A program's registers are its handler globals plus its stack registers
 // (`__stack_pointer`, `snail.stack.base`, `snail.stack.limit`). The runtime
 // generates one small Wasm module per program that imports those globals and
-// saves, installs and copies them in Wasm: one call from JS per switch instead of
-// one JS accessor call per global. Each task owns a *slot*: its binding vector
-// while it is queued, its saved registers while it is suspended. Slot 0 holds the
-// defaults (the values after the program's initialisation).
+// saves, installs and copies them in Wasm: one call from JS instead of one JS
+// accessor call per global. Each task owns a *slot*: its binding vector while it
+// is queued, its saved registers while it is suspended. Slot 0 holds the
+// defaults (the values after the program's initialisation). The slots are in
+// a memory the suspension wrappers share (gates.mjs), which save and install
+// them at every wait with the same code (registerCode), in their own.
 //
 // A second module holds the carriers: the `promising` entry point that runs a
 // task's entry and, when the task returns, asks the scheduler for the next start

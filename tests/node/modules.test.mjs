@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { GENERATION } from '../../host/browser/gates.mjs';
 import { Status } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { until } from '../cases/support.mjs';
@@ -59,6 +60,30 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
   const stats = rt.stats();
   assert.equal(stats.failed, 0);
   assert.equal(stats.returned, 2 * tasks.length);
+  await rt.close();
+});
+
+// White-box: the suspension wrappers save and install registers in their own
+// code, built for one register file (host/browser/gates.mjs). A task that began
+// its wait in a build made for the register file a module load replaced must
+// install its registers from the new file; here the old file's slots are
+// spoilt after the load, so a task that read them would see a wrong main_tag.
+test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_installs_from_the_new_one', async () => {
+  const { rt, events, release, paused } = await loadDynamic();
+  const bridge = /** @type {any} */ (rt).bridge;
+  const tasks = Array.from({ length: 20 }, (_, i) => rt.dispatch('hold', i + 1));
+  await until(() => paused() === 20, 'all 20 tasks to suspend in test.pause');
+  const old = bridge.registers;
+  const generation = bridge.gateWords[GENERATION >> 2];
+  await rt.loadModule(MODULES.plugin, { name: 'plugin' });
+  assert.notEqual(bridge.registers, old, 'the plugin\'s handler globals remade the register file');
+  assert.ok(bridge.gateWords[GENERATION >> 2] > generation, 'the wrappers were built again');
+  const mainTag = old.layout.registers.find((/** @type {any} */ r) => r.name === 'main_tag');
+  for (const t of tasks) old.write(/** @type {any} */ (t)._slot, mainTag, -7);
+  release();
+  await rt.drain();
+  for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  checkHoldEvents(events, tasks.length);
   await rt.close();
 });
 
