@@ -20,6 +20,8 @@ export const MODULE_EV = Object.freeze({
  * @param {import('../../host/browser/index.mjs').RuntimeOptions} [options]
  */
 export async function loadDynamic(ctx, options = {}) {
+  // Imports of the options join the test module's.
+  const { imports: extra = {}, ...rest } = options;
   /** @type {{ kind: number, a: number, b: number }[]} */
   const events = [];
   /** @type {{ status: number, text: string }[]} */
@@ -34,7 +36,9 @@ export async function loadDynamic(ctx, options = {}) {
     checkInvariants: true,
     modules: (name) => (name === 'plugin' ? ctx.program('modules/module_plugin') : `${beside}${name}.wasm`),
     imports: {
+      ...extra,
       test: {
+        ...extra.test,
         event: (/** @type {number} */ kind, /** @type {number} */ a, /** @type {number} */ b) => { events.push({ kind, a, b }); },
         pause: suspend(async (_signal, n) => {
           paused++;
@@ -50,7 +54,7 @@ export async function loadDynamic(ctx, options = {}) {
         token_id: (/** @type {{ id: number } | null} */ token) => (token === null ? -1 : token.id),
       },
     },
-    ...options,
+    ...rest,
   });
   return { rt, events, texts, release: () => open(), paused: () => paused };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { GENERATION } from '../../host/browser/gates.mjs';
-import { Status } from '../../host/browser/index.mjs';
+import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
@@ -84,6 +84,41 @@ test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_in
   await rt.drain();
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
   checkHoldEvents(events, tasks.length);
+  await rt.close();
+});
+
+// The plugin with its wait changed to an import of the embedder's returning
+// f64, which the program imports nowhere: the load brings the suspension
+// module stubs and wrappers of a result type it had none of.
+test('modules: a_module_waiting_on_an_import_of_a_result_type_the_program_never_waits_for_suspends_through_wrappers', async () => {
+  const source = fs.readFileSync(path.join(root, 'tests/programs/modules/plugin.wat'), 'utf8');
+  const sleep = '(import "snail" "sleep" (func $sleep (param f64) (result i32)))';
+  const call = '(call $sleep (f64.convert_i32_s (local.get $ms)))';
+  assert.ok(source.includes(sleep) && source.includes(call), 'plugin.wat still sleeps as this test expects');
+  const bytes = wat(source
+    .replace(sleep, '(import "test" "fsleep" (func $fsleep (param f64) (result f64)))')
+    .replace(call, '(i32.trunc_f64_s (call $fsleep (f64.convert_i32_s (local.get $ms))))'));
+  let waits = 0;
+  const { rt, events, release, paused } = await loadDynamic({
+    modules: { ...MODULES, plugin: bytes },
+    imports: {
+      test: {
+        fsleep: suspend(async (/** @type {AbortSignal} */ _signal, /** @type {number} */ ms) => {
+          waits++;
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          return 0;
+        }),
+      },
+    },
+  });
+  const tasks = Array.from({ length: 20 }, (_, i) => rt.dispatch('hold', i + 1));
+  await until(() => paused() === 20, 'all 20 tasks to suspend in test.pause');
+  release();
+  await rt.drain();
+  for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  checkHoldEvents(events, tasks.length);
+  assert.equal(waits, 2 * tasks.length, 'each task and its child waited in the module');
+  assert.ok(/** @type {any} */ (rt).bridge.wrappers.has('test.fsleep:f64->f64'), 'the wait went through the suspension module');
   await rt.close();
 });
 
