@@ -90,7 +90,7 @@ export const canWrap = (() => {
 
 /**
  * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
- * @typedef {WrappedImport & { at: number, begin: WebAssembly.Suspending }} Entry  a wrapped import, at its index in the dispatch table, and its JavaScript side (a Suspending function)
+ * @typedef {WrappedImport & { at: number, begin: object }} Entry  a wrapped import, at its index in the dispatch table, and its JavaScript side (a Suspending function)
  * @typedef {object} GateCallbacks
  * @property {(key: string) => (...args: any[]) => unknown} begin  the JS side of import `key`
  * @property {(slot: number, value: unknown, zero: unknown) => unknown} after
