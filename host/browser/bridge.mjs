@@ -1157,14 +1157,18 @@ export class Bridge {
       ...old.layout.registers,
       ...added.map((a) => /** @type {import('./registers.mjs').Register} */ ({ ...a, role: 'handler' })),
     ];
-    // After the old one's slots, which it takes over from.
-    const next = createRegisterFile({ registers, memory: this.registerMemory, base: this.registerMemory.buffer.byteLength });
+    const live = [0];
+    for (const t of this.scheduler.live) if (t._slot !== 0) live.push(t._slot);
+    // The new file's slots take the old one's bytes: what they hold is read
+    // first. Nothing is written until the memory has grown for all of them,
+    // so that a failure leaves the old file as it was.
+    const snapshot = old.snapshot(live);
+    const next = createRegisterFile({ registers, memory: this.registerMemory, base: WORDS_END });
+    next.ensure(old.capacity);
     this.viewWords();
     next.onGrow = old.onGrow;
     next.save(0);
-    const live = [];
-    for (const t of this.scheduler.live) if (t._slot !== 0) live.push(t._slot);
-    next.takeOver(old, live);
+    next.takeOver(old, snapshot);
     this.registers = next;
     this.connectRegisters();
   }

@@ -206,8 +206,15 @@ export class ModuleLoader {
     // The rest runs with no task holding the permit: registers hold their
     // defaults, the program's allocator and constructors run on its own stack.
     const release = await this.bridge.scheduler.exclusive();
+    const known = new Set(this.handlerGlobals.keys());
     try {
       return this.link(loaded, name, dylink, shape);
+    } catch (error) {
+      // The handler names a module that failed brought are no registers: a
+      // later module must neither share them nor be refused them.
+      for (const handler of [...this.handlerGlobals.keys()]) if (!known.has(handler)) this.handlerGlobals.delete(handler);
+      if (error instanceof SnailError) throw error;
+      throw new ModuleLoadError(`module ${name} could not be loaded: ${why(error)}`, { cause: error });
     } finally {
       release();
     }

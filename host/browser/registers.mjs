@@ -117,7 +117,8 @@ export function registerCode({ stride, base, registers }, { globalOf, externTabl
  * `memory` from byte `base` on, up to the memory's end: the memory grows with
  * them. The suspension wrappers share the memory (gates.mjs), so that their
  * words and the slots are in one memory; a register file made to replace
- * another goes after it, at the memory's end.
+ * another takes the same bytes, from a snapshot of the old one's slots
+ * (RegisterFile.snapshot, takeOver).
  * @param {{ registers: Register[], memory: WebAssembly.Memory, base: number }} spec
  */
 export function createRegisterFile({ registers, memory, base }) {
@@ -421,6 +422,13 @@ export class RegisterFile {
     const x = /** @type {any} */ (instance.exports);
     this.layout = layout;
     this.memory = memory;
+    // Each register's place in a slot: a byte offset (ref 0), or an index
+    // among the slot's externref (1) or funcref (2) entries.
+    const offsets = numericOffsets(layout.registers.filter((r) => NUMERIC.has(r.type)));
+    /** @type {Map<Register, { ref: 0 | 1 | 2, at: number }>} */
+    this.places = new Map(layout.registers.map((r) => [r, NUMERIC.has(r.type)
+      ? { ref: /** @type {const} */ (0), at: /** @type {number} */ (offsets.get(r)) }
+      : { ref: r.type === 'externref' ? 1 : 2, at: layout.registers.filter((q) => q.type === r.type).indexOf(r) }]));
     this.externTable = /** @type {WebAssembly.Table} */ (x.externs);
     this.funcTable = /** @type {WebAssembly.Table} */ (x.funcs);
     /** @type {(slot: number) => void} */ this.save = x.save;
@@ -476,14 +484,12 @@ export class RegisterFile {
    * @param {number} slot @param {Register} register
    */
   locate(slot, register) {
-    const { stride, externs, funcs, registers } = this.layout;
-    if (NUMERIC.has(register.type)) {
-      const numeric = registers.filter((r) => NUMERIC.has(r.type));
-      return { at: this.layout.base + slot * stride + /** @type {number} */ (numericOffsets(numeric).get(register)), table: null, index: 0 };
-    }
-    const list = registers.filter((r) => r.type === register.type);
-    const table = register.type === 'externref' ? this.externTable : this.funcTable;
-    return { at: 0, table, index: slot * (register.type === 'externref' ? externs : funcs) + list.indexOf(register) };
+    const { stride, base, externs, funcs } = this.layout;
+    const place = /** @type {{ ref: 0 | 1 | 2, at: number }} */ (this.places.get(register));
+    if (place.ref === 0) return { at: base + slot * stride + place.at, table: null, index: 0 };
+    return place.ref === 1
+      ? { at: 0, table: this.externTable, index: slot * externs + place.at }
+      : { at: 0, table: this.funcTable, index: slot * funcs + place.at };
   }
 
   /** The value of a register saved in `slot`. @param {number} slot @param {Register} register */
@@ -516,24 +522,35 @@ export class RegisterFile {
   }
 
   /**
-   * Takes over the slots of the register file this one replaces: every saved
-   * value of every register both know, in every slot in use (the defaults
-   * included). Registers only this one knows keep the value they have in slot
-   * 0 in every slot: a new module's handler globals start null in every task.
-   * @param {RegisterFile} old @param {number[]} liveSlots
+   * The saved values of every register in the given slots, for the register
+   * file that replaces this one: it takes the same bytes of the memory.
+   * @param {number[]} slots
+   * @returns {{ slots: number[], values: unknown[][] }}  values[i][j]: register j of slots[i]
    */
-  takeOver(old, liveSlots) {
+  snapshot(slots) {
+    return { slots, values: slots.map((slot) => this.layout.registers.map((r) => this.read(slot, r))) };
+  }
+
+  /**
+   * Takes over the slots of the register file this one replaces, from its
+   * snapshot (made before this file was, whose slots may lie where the old
+   * ones were): every saved value of every register both know, in every slot
+   * in use (the defaults included). Registers only this one knows keep the
+   * value they have in slot 0 in every slot: a new module's handler globals
+   * start null in every task. Grows first, so that nothing is written if the
+   * memory cannot grow.
+   * @param {RegisterFile} old @param {{ slots: number[], values: unknown[][] }} snapshot
+   */
+  takeOver(old, { slots, values }) {
     this.ensure(old.capacity);
     this.free = old.free;
     this.used = old.used;
+    const mine = old.layout.registers.map((r) => this.layout.registers.find((m) => m.global === r.global));
     const known = new Set(old.layout.registers.map((r) => r.global));
-    const fresh = this.layout.registers.filter((r) => !known.has(r.global));
-    for (const slot of [0, ...liveSlots]) {
-      for (const r of old.layout.registers) {
-        const mine = this.layout.registers.find((m) => m.global === r.global);
-        if (mine) this.write(slot, mine, old.read(slot, r));
-      }
-      if (slot !== 0) for (const r of fresh) this.write(slot, r, this.read(0, r));
-    }
+    const fresh = this.layout.registers.filter((r) => !known.has(r.global)).map((r) => ({ r, value: this.read(0, r) }));
+    slots.forEach((slot, i) => {
+      mine.forEach((m, j) => { if (m) this.write(slot, m, values[i][j]); });
+      if (slot !== 0) for (const { r, value } of fresh) this.write(slot, r, value);
+    });
   }
 }

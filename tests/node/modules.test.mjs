@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { GENERATION } from '../../host/browser/gates.mjs';
+import { GENERATION, WORDS_END } from '../../host/browser/gates.mjs';
 import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { until } from '../cases/support.mjs';
@@ -64,10 +64,11 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
 });
 
 // White-box: the suspension wrappers save and install registers in their own
-// code, built for one register file (host/browser/gates.mjs). A task that began
-// its wait in a build made for the register file a module load replaced must
-// install its registers from the new file; here the old file's slots are
-// spoilt after the load, so a task that read them would see a wrong main_tag.
+// code, built for one register file (host/browser/gates.mjs). The plugin's
+// handler globals remake the register file, whose slots take the old one's
+// bytes with a wider stride: a task that began its wait in a build made for
+// the old file must install its registers from the new one, or it would read
+// another slot's bytes.
 test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_installs_from_the_new_one', async () => {
   const { rt, events, release, paused } = await loadDynamic();
   const bridge = /** @type {any} */ (rt).bridge;
@@ -78,8 +79,7 @@ test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_in
   await rt.loadModule(MODULES.plugin, { name: 'plugin' });
   assert.notEqual(bridge.registers, old, 'the plugin\'s handler globals remade the register file');
   assert.ok(bridge.gateWords[GENERATION >> 2] > generation, 'the wrappers were built again');
-  const mainTag = old.layout.registers.find((/** @type {any} */ r) => r.name === 'main_tag');
-  for (const t of tasks) old.write(/** @type {any} */ (t)._slot, mainTag, -7);
+  assert.ok(bridge.registers.layout.stride > old.layout.stride, 'the slots moved');
   release();
   await rt.drain();
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
@@ -381,5 +381,46 @@ test('modules: a_task_load_counts_as_being_loaded_while_the_resolver_works_and_a
   assert.equal(await second.result, handle, 'the second task shared the load');
   assert.equal((await fromJs).handle, handle, 'JavaScript shared it too, whatever bytes it gave');
   assert.deepEqual(rt.modules.map((m) => m.name), ['plugin']);
+  await rt.close();
+});
+
+// Every module load that brings handler globals remakes the register file;
+// the register slots share one memory with the suspension module's words, and
+// a new file takes the old one's bytes. The memory stays the size of the
+// register file in use, however many files came before (each placed after
+// the last, these 20 loads took over 11 times what the last file needs).
+test('modules: register_files_remade_by_many_loads_take_no_more_memory_than_the_last_needs', async () => {
+  const { rt, release, paused } = await loadDynamic();
+  const bridge = /** @type {any} */ (rt).bridge;
+  const tasks = Array.from({ length: 2000 }, (_, i) => rt.dispatch('hold', i + 1));
+  try {
+    await until(() => paused() === 2000, 'all 2000 tasks to suspend in test.pause');
+    for (let k = 0; k < 20; k++) {
+      const globals = Array.from({ length: 4 }, (_, j) => `(global (export "snail.handler.m${k}_${j}") (mut i64) (i64.const 0))`).join(' ');
+      await rt.loadModule(wat(`(module ${globals})`), { name: `m${k}` });
+    }
+    const file = bridge.registers;
+    const needed = WORDS_END + file.capacity * file.layout.stride;
+    const bytes = bridge.registerMemory.buffer.byteLength;
+    assert.ok(bytes <= Math.ceil(needed / 65536) * 65536, `register memory ${bytes} bytes; the register file needs ${needed}`);
+  } finally {
+    release();
+  }
+  await rt.drain();
+  for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
+  await rt.close();
+});
+
+// A module that imports a handler global nobody has (a new register) and then
+// fails to load leaves no such name behind: a later module defines it.
+test('modules: a_module_that_fails_to_load_leaves_no_handler_name_behind', async () => {
+  const { rt } = await loadDynamic();
+  const failing = wat(`(module
+    (import "env" "snail.handler.left" (global (mut i32)))
+    (import "env" "nowhere_at_all" (func)))`);
+  await assert.rejects(rt.loadModule(failing, { name: 'failing' }), (/** @type {any} */ e) => e.name === 'ModuleLoadError' && /nowhere_at_all/.test(e.message));
+  assert.ok(!rt.handlerGlobals.some((h) => h.name === 'left'));
+  const defining = await rt.loadModule(wat('(module (global (export "snail.handler.left") (mut i32) (i32.const 0)))'), { name: 'defining' });
+  assert.deepEqual(defining.handlers, ['left']);
   await rt.close();
 });
