@@ -280,8 +280,8 @@ export class Bridge {
     this.specsByImport = new Map();
     /** Waits go through the suspension module (one promise hop) where the engine allows. */
     this.directWaits = canWrap && options.directWaits !== false;
-    /** The memory of the suspension module's words and of the register file's slots. */
-    this.registerMemory = new WebAssembly.Memory({ initial: 1 });
+    /** @type {WebAssembly.Memory | null} see registerMemory */
+    this.sharedMemory = null;
     /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK, LENT, GENERATION), once it exists */
     this.gateWords = null;
     /** @type {import('./gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
@@ -311,6 +311,15 @@ export class Bridge {
   /** @returns {RegisterFile} */
   get regs() {
     return /** @type {RegisterFile} */ (this.registers);
+  }
+
+  /**
+   * The memory of the suspension module's words and of the register file's
+   * slots, made when the program is linked (where a failure to allocate it
+   * is reported as the program's).
+   */
+  get registerMemory() {
+    return (this.sharedMemory ??= new WebAssembly.Memory({ initial: 1 }));
   }
 
   // ---------------------------------------------------------------------------

@@ -355,7 +355,21 @@ export class Runtime {
       snail: bridge.imports(services),
       wasi_snapshot_preview1: wasi.imports(wasiNames),
     };
-    bridge.link(/** @type {any} */ (importObject), shape);
+    /**
+     * The runtime's own Wasm for the program (its memory, its generated
+     * modules) could not be made: most likely the engine's address space for
+     * Wasm memories is used up by runtimes nobody closed.
+     * @param {unknown} error
+     */
+    const ownWasmFailed = (error) => (error instanceof SnailError ? error : new SnailError(
+      `${loaded.name} could not be instantiated: the runtime's own modules for it could not be made: ${message(error)} (every runtime holds Wasm memories until close())`,
+      { cause: error, code: 'ERR_LINK' },
+    ));
+    try {
+      bridge.link(/** @type {any} */ (importObject), shape);
+    } catch (error) {
+      throw ownWasmFailed(error);
+    }
 
     let instance;
     try {
@@ -365,7 +379,11 @@ export class Runtime {
     }
     wasi.attach(instance);
     memory.attach(instance);
-    bridge.attach(instance, shape);
+    try {
+      bridge.attach(instance, shape);
+    } catch (error) {
+      throw ownWasmFailed(error);
+    }
     bridge.attachNativeDisposers();
     if (emscripten) await emscripten.finish(instance, loaded.module);
     const init = instance.exports._initialize;
