@@ -13,7 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, isWaitOutsideTask, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, SUSPEND, WORDS_END, wrappable } from './gates.mjs';
+import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, WORDS_END, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
 import { Sleepers } from './sleepers.mjs';
@@ -576,7 +576,6 @@ export class Bridge {
     if (this.carrierModule !== null) this.carrierModule.connect(this.registers);
     if (this.gates === null) return;
     this.gates.registers.set(INSTALL, this.registers.install);
-    this.gates.registers.set(SUSPEND, this.registers.suspend);
     createWrappers(this.gates, this.registers);
   }
 

@@ -41,7 +41,7 @@
 // waits); each build has a generation number. A task that began its wait in
 // an older build finds the GENERATION word changed when it goes on, and
 // installs its registers through the register table instead, which the
-// bridge points at the current register file's `install` and `suspend`.
+// bridge points at the current register file's `install`.
 // Until the first build, the dispatch table holds functions that refuse the
 // wait as outside any task (the program's start function).
 import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
@@ -55,9 +55,8 @@ export const LENT = 8; // the slot of a task that keeps the permit across its wa
 export const GENERATION = 12; // the generation of the wrappers the dispatch table holds
 export const WORDS_END = 16;
 
-/** The entries of the register table: the register file's install and suspend, (slot) -> (). */
+/** The entry of the register table: the register file's install, (slot) -> (). */
 export const INSTALL = 0;
-export const SUSPEND = 1;
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
@@ -107,7 +106,7 @@ export const canWrap = (() => {
  * @typedef {object} Gates
  * @property {Record<string, Function>} wrappers  the stubs, by import key
  * @property {WebAssembly.Memory} memory  holds the shared words (CURRENT, PARK, LENT, GENERATION), from byte 0
- * @property {WebAssembly.Table} registers  the register table (INSTALL, SUSPEND)
+ * @property {WebAssembly.Table} registers  the register table (INSTALL)
  * @property {WebAssembly.Table} dispatch  the wrappers, by entry index
  * @property {Entry[]} entries  every wrapped import so far
  * @property {Record<string, unknown>} helpers  the JavaScript the wrappers import (tag, raise, foreign, after/fail/park per type)
@@ -184,14 +183,8 @@ export function createGates(list, callbacks, memory, shared) {
     entries.push({ ...imp, at, begin: new WebAssembly.Suspending(callbacks.begin(imp.key)) });
     table.set(at, x[`refuse.${at}`]);
   });
-  let registers = shared?.registers;
-  if (!registers) {
-    // Until a register file is connected: nothing to save or install.
-    const nop = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (nopModule()))).exports.nop;
-    registers = new WebAssembly.Table({ element: 'anyfunc', initial: 2 });
-    registers.set(INSTALL, /** @type {Function} */ (nop));
-    registers.set(SUSPEND, /** @type {Function} */ (nop));
-  }
+  // Set with the first wrappers, the only code that calls it.
+  const registers = shared?.registers ?? new WebAssembly.Table({ element: 'anyfunc', initial: 1 });
   return {
     wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
     setCurrent: shared ? shared.setCurrent : x.current,
@@ -201,13 +194,6 @@ export function createGates(list, callbacks, memory, shared) {
     entries,
     helpers,
   };
-}
-
-/** A module exporting nop: (i32) -> (). */
-function nopModule() {
-  const w = new ModuleWriter();
-  w.export('nop', 'function', w.func(['i32'], [], new Code()));
-  return w.bytes();
 }
 
 /**
@@ -242,11 +228,11 @@ export function createWrappers(gates, file) {
   /** @type {Map<import('./registers.mjs').Register, number>} */
   const globals = new Map();
   layout.registers.forEach((r, i) => globals.set(r, w.importGlobal('registers', String(i), r.type, true)));
-  const registerTable = w.importTable('js', 'registers', 'funcref', 2);
+  const registerTable = w.importTable('js', 'registers', 'funcref', 1);
   const externTable = w.importTable('file', 'externs', 'externref', 0);
   const funcTable = w.importTable('file', 'funcs', 'funcref', 0);
   w.importMemory('js', 'memory', 1); // the words and the register file's slots
-  const code = registerCode(layout, { globalOf: (r) => /** @type {number} */ (globals.get(r)), externTable, funcTable, memory: 0 });
+  const code = registerCode(layout, { globalOf: (r) => /** @type {number} */ (globals.get(r)), externTable, funcTable });
   const slotFn = w.type(['i32'], []);
 
   entries.forEach((imp, i) => {
@@ -261,29 +247,29 @@ export function createWrappers(gates, file) {
     const base = n + c.local('i32');
     const zero = n + c.local('i32'); // stays 0: the defaults' slot
     /**
-     * Emits `inline` when this build is the current one, else a call of the
-     * register table's entry `entry` with the slot.
-     * @param {() => void} inline @param {number} entry
+     * The task's registers, from its slot: in line when this build is the
+     * current one, else through the register table's INSTALL (a wait that
+     * began in an older build).
      */
-    const registers = (inline, entry) => {
+    const install = () => {
       c.i32(0).mem(op.i32_load, 2, GENERATION).i32(generation).emit(op.i32_eq);
       c.emit(op.if, op.void);
-      inline();
-      c.emit(op.else);
-      c.idx(op.local_get, slot).i32(entry).idx(op.call_indirect, slotFn).imm(registerTable);
-      c.emit(op.end);
-    };
-    /** The task's registers, from its slot. */
-    const install = () => registers(() => {
       code.slotBase(c, slot, base);
       code.install(c, layout.registers, slot, base);
-    }, INSTALL);
-    /** The task's registers into its slot, and the defaults in. */
-    const suspend = () => registers(() => {
+      c.emit(op.else);
+      c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).imm(registerTable);
+      c.emit(op.end);
+    };
+    /**
+     * The task's registers into its slot, and the defaults in. A wait always
+     * begins in the current build: the stubs reach it through the dispatch
+     * table, which holds nothing older.
+     */
+    const suspend = () => {
       code.slotBase(c, slot, base);
       code.save(c, layout.registers, slot, base);
       code.install(c, layout.registers, zero, zero);
-    }, SUSPEND);
+    };
     /** Calls park when `after`/`fail` asked for it (and clears the flag). */
     const parkIfAsked = () => {
       c.i32(0).mem(op.i32_load, 2, PARK);

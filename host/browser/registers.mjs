@@ -34,44 +34,48 @@ const PAGE = 65536;
 const WIDE = new Set(['i64', 'f64']);
 
 /**
- * The byte offset of each numeric register within a slot: 64-bit registers
- * first (8-aligned), then 32-bit ones.
- * @param {Register[]} numeric
+ * @typedef {{ ref: 0 | 1 | 2, at: number }} Place  where a register lives in a slot: a
+ *   byte offset (ref 0), or an index among the slot's externref (1) or funcref (2) entries
+ * @typedef {{ stride: number, base: number, externs: number, funcs: number,
+ *   registers: Register[], places: Map<Register, Place> }} Layout  slot n at byte `base + n * stride`
  */
-function numericOffsets(numeric) {
-  /** @type {Map<Register, number>} */
-  const offsets = new Map();
-  let at = 0;
-  for (const r of numeric) if (WIDE.has(r.type)) { offsets.set(r, at); at += 8; }
-  for (const r of numeric) if (!WIDE.has(r.type)) { offsets.set(r, at); at += 4; }
-  return offsets;
-}
 
-/** The bytes of one slot's numeric registers. @param {Register[]} numeric */
-function slotStride(numeric) {
-  const bytes = numeric.reduce((n, r) => n + (WIDE.has(r.type) ? 8 : 4), 0);
-  return Math.max(8, Math.ceil(bytes / 8) * 8);
+/**
+ * The layout of the slots of these registers (in this order), from byte
+ * `base` on: 64-bit registers first, each at an 8-aligned offset, then the
+ * 32-bit ones in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
+ * @param {Register[]} registers @param {number} base
+ * @returns {Layout}
+ */
+function slotLayout(registers, base) {
+  /** @type {Map<Register, Place>} */
+  const places = new Map();
+  let bytes = 0;
+  for (const r of registers) if (WIDE.has(r.type)) { places.set(r, { ref: 0, at: bytes }); bytes += 8; }
+  for (const r of registers) if (NUMERIC.has(r.type) && !WIDE.has(r.type)) { places.set(r, { ref: 0, at: bytes }); bytes += 4; }
+  let externs = 0;
+  let funcs = 0;
+  for (const r of registers) {
+    if (r.type === 'externref') places.set(r, { ref: 1, at: externs++ });
+    else if (r.type === 'funcref') places.set(r, { ref: 2, at: funcs++ });
+  }
+  return { stride: Math.max(8, Math.ceil(bytes / 8) * 8), base, externs, funcs, registers, places };
 }
 
 /**
  * The code that saves and installs registers, for a module that has the
- * registers' globals, the slots' memory and the reference tables of a register
- * file of this layout (the register file itself, or the suspension wrappers,
- * which import them).
- * @param {{ stride: number, base: number, registers: Register[] }} layout  slot n at byte `base + n * stride`
- * @param {{ globalOf: (r: Register) => number, externTable: number, funcTable: number, memory: number }} at
- *   the global of each register, the tables' and the memory's indices in the module
+ * registers' globals, the slots' memory (as its memory 0) and the reference
+ * tables of a register file of this layout (the register file itself, or the
+ * suspension wrappers, which import them).
+ * @param {Layout} layout
+ * @param {{ globalOf: (r: Register) => number, externTable: number, funcTable: number }} at
+ *   the global of each register and the tables' indices in the module
  */
-export function registerCode({ stride, base, registers }, { globalOf, externTable, funcTable, memory }) {
-  const numeric = registers.filter((r) => NUMERIC.has(r.type));
-  const externs = registers.filter((r) => r.type === 'externref');
-  const funcs = registers.filter((r) => r.type === 'funcref');
-  const offsets = numericOffsets(numeric);
-  const offsetOf = (/** @type {Register} */ r) => base + /** @type {number} */ (offsets.get(r));
+export function registerCode({ stride, base, externs, funcs, places }, { globalOf, externTable, funcTable }) {
+  const place = (/** @type {Register} */ r) => /** @type {Place} */ (places.get(r));
   /** The index of ref register r of the slot in `slotLocal`, onto the stack. @param {Code} c @param {Register} r @param {number} slotLocal */
   const refIndex = (c, r, slotLocal) => {
-    const list = r.type === 'externref' ? externs : funcs;
-    c.idx(op.local_get, slotLocal).i32(list.length).emit(op.i32_mul).i32(list.indexOf(r)).emit(op.i32_add);
+    c.idx(op.local_get, slotLocal).i32(r.type === 'externref' ? externs : funcs).emit(op.i32_mul).i32(place(r).at).emit(op.i32_add);
   };
   const refTable = (/** @type {Register} */ r) => (r.type === 'externref' ? externTable : funcTable);
   return {
@@ -87,7 +91,7 @@ export function registerCode({ stride, base, registers }, { globalOf, externTabl
       for (const r of which) {
         if (NUMERIC.has(r.type)) {
           const [store, align] = STORE[r.type];
-          c.idx(op.local_get, baseLocal).idx(op.global_get, globalOf(r)).mem(store, align, offsetOf(r), memory);
+          c.idx(op.local_get, baseLocal).idx(op.global_get, globalOf(r)).mem(store, align, base + place(r).at);
         } else {
           refIndex(c, r, slotLocal);
           c.idx(op.global_get, globalOf(r)).idx(op.table_set, refTable(r));
@@ -102,7 +106,7 @@ export function registerCode({ stride, base, registers }, { globalOf, externTabl
       for (const r of which) {
         if (NUMERIC.has(r.type)) {
           const [load, align] = LOAD[r.type];
-          c.idx(op.local_get, baseLocal).mem(load, align, offsetOf(r), memory).idx(op.global_set, globalOf(r));
+          c.idx(op.local_get, baseLocal).mem(load, align, base + place(r).at).idx(op.global_set, globalOf(r));
         } else {
           refIndex(c, r, slotLocal);
           c.idx(op.table_get, refTable(r)).idx(op.global_set, globalOf(r));
@@ -124,17 +128,12 @@ export function registerCode({ stride, base, registers }, { globalOf, externTabl
 export function createRegisterFile({ registers, memory, base }) {
   // Handlers first, so that a binding vector is one contiguous prefix of a slot.
   const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
-  const numeric = ordered.filter((r) => NUMERIC.has(r.type));
-  const externs = ordered.filter((r) => r.type === 'externref');
-  const funcs = ordered.filter((r) => r.type === 'funcref');
   for (const r of ordered) {
     if (!NUMERIC.has(r.type) && r.type !== 'externref' && r.type !== 'funcref') {
       throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
     }
   }
-  // 64-bit registers first, each at an 8-aligned offset, then the 32-bit ones
-  // in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
-  const stride = slotStride(numeric);
+  const layout = slotLayout(ordered, base);
 
   const w = new ModuleWriter();
   /** @type {Map<Register, number>} */
@@ -145,7 +144,7 @@ export function createRegisterFile({ registers, memory, base }) {
   const funcTable = w.table('funcref', 0);
 
   const globalOf = (/** @type {Register} */ r) => /** @type {number} */ (globalIndexOf.get(r));
-  const { slotBase, save, install } = registerCode({ stride, base, registers: ordered }, { globalOf, externTable, funcTable, memory: 0 });
+  const { slotBase, save, install } = registerCode(layout, { globalOf, externTable, funcTable });
   const handlers = ordered.filter((r) => r.role === 'handler');
   const byRole = (role) => ordered.find((r) => r.role === role);
 
@@ -205,7 +204,7 @@ export function createRegisterFile({ registers, memory, base }) {
   const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
     registers: { ...Object.fromEntries(ordered.map((r, i) => [String(i), r.global])), memory },
   });
-  return new RegisterFile(instance, memory, { stride, base, externs: externs.length, funcs: funcs.length, registers: ordered });
+  return new RegisterFile(instance, memory, layout);
 }
 
 /** The entries of the carriers' register table. */
@@ -415,20 +414,12 @@ export class Carriers {
 /** The instantiated register file of one program. */
 export class RegisterFile {
   /**
-   * @param {WebAssembly.Instance} instance @param {WebAssembly.Memory} memory
-   * @param {{ stride: number, base: number, externs: number, funcs: number, registers: Register[] }} layout
+   * @param {WebAssembly.Instance} instance @param {WebAssembly.Memory} memory @param {Layout} layout
    */
   constructor(instance, memory, layout) {
     const x = /** @type {any} */ (instance.exports);
     this.layout = layout;
     this.memory = memory;
-    // Each register's place in a slot: a byte offset (ref 0), or an index
-    // among the slot's externref (1) or funcref (2) entries.
-    const offsets = numericOffsets(layout.registers.filter((r) => NUMERIC.has(r.type)));
-    /** @type {Map<Register, { ref: 0 | 1 | 2, at: number }>} */
-    this.places = new Map(layout.registers.map((r) => [r, NUMERIC.has(r.type)
-      ? { ref: /** @type {const} */ (0), at: /** @type {number} */ (offsets.get(r)) }
-      : { ref: r.type === 'externref' ? 1 : 2, at: layout.registers.filter((q) => q.type === r.type).indexOf(r) }]));
     this.externTable = /** @type {WebAssembly.Table} */ (x.externs);
     this.funcTable = /** @type {WebAssembly.Table} */ (x.funcs);
     /** @type {(slot: number) => void} */ this.save = x.save;
@@ -485,7 +476,7 @@ export class RegisterFile {
    */
   locate(slot, register) {
     const { stride, base, externs, funcs } = this.layout;
-    const place = /** @type {{ ref: 0 | 1 | 2, at: number }} */ (this.places.get(register));
+    const place = /** @type {Place} */ (this.layout.places.get(register));
     if (place.ref === 0) return { at: base + slot * stride + place.at, table: null, index: 0 };
     return place.ref === 1
       ? { at: 0, table: this.externTable, index: slot * externs + place.at }

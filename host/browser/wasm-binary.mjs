@@ -310,18 +310,10 @@ export class Code {
     s32(this.bytes, value);
     return this;
   }
-  /**
-   * A memory access with alignment `align` (log2) and offset, of memory
-   * `memory` (multi-memory) or memory 0.
-   */
-  mem(opcode, align, offset, memory = 0) {
+  /** A memory access with alignment `align` (log2) and offset. */
+  mem(opcode, align, offset) {
     this.bytes.push(opcode);
-    if (memory === 0) {
-      u32(this.bytes, align);
-    } else {
-      u32(this.bytes, align | 0x40);
-      u32(this.bytes, memory);
-    }
+    u32(this.bytes, align);
     u32(this.bytes, offset);
     return this;
   }
