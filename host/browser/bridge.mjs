@@ -596,6 +596,20 @@ export class Bridge {
       // while nothing else wants the permit, takes it lent without building
       // an argument list; anything else goes the general way.
       return function lentWait(/** @type {unknown} */ arg) {
+        const leased = sched.lease;
+        if (leased !== null && sched.leaseWait === spec && sched.turnSteps < sched.leaseEnd) {
+          // The task waited here lent last time, and nothing that mayLend()
+          // checks changed since (the lease is revoked when anything does):
+          // its wait record stands, the step is counted by the turn, and the
+          // wrapper put the task's slot in the LENT word as it called here.
+          // An exception the operation throws reaches the wrapper as a
+          // rejection would.
+          sched.turnSteps++;
+          if (sched.checkInvariants) bridge.assertLease(leased, spec);
+          const operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);
+          if (sched.lent === leased) return operation;
+          return bridge.waitOn(leased, spec, true, operation);
+        }
         const task = sched.holder;
         if (task === null || bridge.disposing || bridge.trace !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
         const x = bridge.lendAcross(task, spec, null);
@@ -605,7 +619,10 @@ export class Bridge {
         } catch (error) {
           operation = Promise.reject(error);
         }
-        if (sched.lent === task) return operation;
+        if (sched.lent === task) {
+          sched.grantLease(task, spec, x.signal);
+          return operation;
+        }
         // The operation itself wanted the permit back (it dispatched).
         return bridge.waitOn(task, spec, true, operation);
       };
@@ -621,14 +638,15 @@ export class Bridge {
     function waitWith(raw) {
       const task = sched.holder;
       if (task === null) throw outsideTask(spec.name);
+      if (sched.lease !== null) sched.revokeLease();
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
       task._exec.mode = FINAL;
       // Under a wrapper, the LENT word says the task keeps the permit (its
-      // wrapper goes on without `after`) unless it gives it up below. The
-      // wrapper saved the task's registers and installed the defaults before
-      // calling here, and installs the registers again when the task goes on.
-      if (direct) /** @type {Int32Array} */ (bridge.gateWords)[LENT >> 2] = task._slot;
+      // wrapper goes on without `after`) unless it gives it up below: the
+      // wrapper put the task's slot there as it called here, after it saved
+      // the task's registers and installed the defaults. It installs the
+      // registers again when the task goes on.
       bridge.refuseReentry(spec.name);
       // A cancelled task's later waits end at once; it keeps the permit. Each
       // counts as a step of the turn: once the budget is used up, the wait
@@ -712,13 +730,28 @@ export class Bridge {
    * @returns {import('./tasks.mjs').Execution} the task's execution record
    */
   lendAcross(task, spec, args) {
+    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
     const x = task._exec;
     x.wait = spec;
     x.waitArgs = spec.keepsArgs ? args : null;
     x.mode = LENT_WAIT;
+    // The wrapper put the task's slot in the LENT word as it called the wait.
     this.scheduler.lend(task);
-    /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = task._slot;
     return x;
+  }
+
+  /**
+   * Under checkInvariants, at every wait taken under the lease: the
+   * scheduler's invariants, and the task's wait record as its last lent wait
+   * of the same import left it.
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  assertLease(task, spec) {
+    this.scheduler.assertInvariants();
+    const x = task._exec;
+    if (x.mode !== LENT_WAIT || x.wait !== spec || x.waitArgs !== null) {
+      throw new InternalError(`invariant broken: ${task} waits under the lease with mode ${x.mode} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
+    }
   }
 
   /**
@@ -816,6 +849,7 @@ export class Bridge {
    * @param {Task} task @param {number} outcome @param {unknown} value
    */
   endLend(task, outcome, value) {
+    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
     const x = task._exec;
     x.mode = 0;
     /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
@@ -1029,6 +1063,7 @@ export class Bridge {
    */
   runDisposer(what, task, fn) {
     const outer = this.disposing;
+    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
     this.disposing = what;
     // Outside any task: a wait the disposer tries is refused before the
     // suspension module saves anything into a task's slot.

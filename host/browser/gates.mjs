@@ -11,12 +11,14 @@
 // once more on a gate. A rejected operation arrives
 // as a JavaScript exception, caught with the JS tag and handed to `fail`.
 //
-// When nothing else wanted the permit as the task began to wait, the scheduler
-// lends it the permit for the wait (the LENT word holds its slot): the wrapper
-// then clears the word and goes on without calling into JavaScript at all. The
-// scheduler clears the word when it takes the permit back, and the wrapper
-// calls `after` as above. A wait answered at once, with the task keeping the
-// permit, also leaves its slot in the LENT word.
+// The wrapper puts the task's slot in the LENT word as it calls the JavaScript
+// side: the task keeps the permit across the wait unless that side clears the
+// word (the task gives the permit up). When nothing else wanted the permit as
+// the task began to wait, the scheduler lends it the permit for the wait: the
+// wrapper then clears the word and goes on without calling into JavaScript at
+// all. The scheduler clears the word when it takes the permit back, and the
+// wrapper calls `after` as above. A wait answered at once, with the task
+// keeping the permit, also leaves its slot in the LENT word.
 //
 // Every wrapper saves the task's registers and installs the defaults before
 // the JavaScript side of the wait runs, and installs the task's registers again
@@ -300,6 +302,9 @@ export function createWrappers(gates, file) {
     c.idx(op.local_get, slot).i32(imp.at).idx(op.call, foreign);
     c.emit(op.end);
     suspend();
+    // The task keeps the permit across the wait unless the JavaScript side
+    // gives it up (clears the word).
+    c.i32(0).idx(op.local_get, slot).mem(op.i32_store, 2, LENT);
     c.emit(op.else);
     c.i32(0).i32(imp.at).idx(op.call, foreign);
     c.emit(op.end);

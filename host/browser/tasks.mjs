@@ -454,6 +454,24 @@ export class Scheduler {
      * @type {Task | null}
      */
     this.lent = null;
+    /**
+     * A standing lend: the lent task, its permit lent as it began a wait of
+     * `leaseWait` while nothing else wanted the permit, may begin further
+     * waits of the same import lent without the checks of mayLend(), up to
+     * turn step `leaseEnd`. Anything that could make mayLend() false revokes
+     * it (revokeLease()): a transition of any task, a new task, a resumption
+     * made ready, a boost, an exclusive section, the turn's end. The waits
+     * taken under it count as steps and lends when it ends (stats() adds
+     * those of a lease in force).
+     * @type {Task | null}
+     */
+    this.lease = null;
+    /** @type {unknown} the wait (an engine's spec) the lease is for */
+    this.leaseWait = null;
+    /** @type {unknown} what the engine keeps with the lease (the task's signal) */
+    this.leaseSignal = null;
+    this.leaseEnd = 0;
+    this.leaseFrom = 0; // turnSteps when granted
     /** @type {(task: Task) => boolean} whether the lent task still waits (its wrapper did not take the permit back yet); set by the engine */
     this.lendParked = () => false;
     /** @type {(task: Task) => void} makes a reclaimed task an ordinary suspended one on the engine's side */
@@ -495,6 +513,7 @@ export class Scheduler {
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0,
     };
     this.onTurnEnd = () => {
+      if (this.lease !== null) this.revokeLease();
       this.turnActive = false;
       if (this.releasePending) {
         this.releasePending = false;
@@ -517,6 +536,7 @@ export class Scheduler {
    * @param {Task} task @param {number} to  a state of S
    */
   transition(task, to) {
+    if (this.lease !== null) this.revokeLease();
     const from = task._s;
     if ((LEGAL[from] & (1 << to)) === 0) {
       throw new InternalError(`illegal transition of ${task}: ${NAMES[from]} -> ${NAMES[to]}`);
@@ -541,6 +561,7 @@ export class Scheduler {
       if (this.releasePending) this.releasePending = false;
       else this.keepAlive.hold();
     }
+    if (this.lease !== null) this.revokeLease();
     this.live.add(task);
     this.byState[S.queued]++;
     this.totals.dispatched++;
@@ -558,6 +579,7 @@ export class Scheduler {
    */
   boost(task) {
     if (task._s !== S.queued || task._boosted) return false;
+    if (this.lease !== null) this.revokeLease();
     task._boosted = true;
     task._seq = ++this.seq;
     this.boostedStarts.push(task);
@@ -589,6 +611,34 @@ export class Scheduler {
   }
 
   /**
+   * The lent task may take its next waits of `wait` lent with no checks, until
+   * revoked or the turn's steps or clock check come due.
+   * @param {Task} task @param {unknown} wait @param {unknown} signal
+   */
+  grantLease(task, wait, signal) {
+    if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
+    if (this.lease !== null) this.revokeLease();
+    // The operation of the wait that lent it may have changed what mayLend() checks.
+    if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return;
+    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return;
+    this.lease = task;
+    this.leaseWait = wait;
+    this.leaseSignal = signal;
+    this.leaseFrom = this.turnSteps;
+    this.leaseEnd = Math.min(this.maxSteps, this.nextClockCheck);
+  }
+
+  /** Ends the lease, counting the steps and lends taken under it. */
+  revokeLease() {
+    const n = this.turnSteps - this.leaseFrom;
+    this.totals.steps += n;
+    this.totals.lends += n;
+    this.lease = null;
+    this.leaseWait = null;
+    this.leaseSignal = null;
+  }
+
+  /**
    * The executing task waits with its permit lent.
    * @param {Task} task
    */
@@ -604,6 +654,7 @@ export class Scheduler {
    * A task that woke already keeps the permit: it runs.
    */
   reclaim() {
+    if (this.lease !== null) this.revokeLease();
     const task = this.lent;
     if (task === null) return;
     this.lent = null;
@@ -630,6 +681,7 @@ export class Scheduler {
     if (task._s !== S.suspended || task._ready) {
       throw new InternalError(`ready() of ${task}, which is not a parked suspended task`);
     }
+    if (this.lease !== null) this.revokeLease();
     task._ready = true;
     task._seq = ++this.seq;
     this.ready++;
@@ -823,6 +875,8 @@ export class Scheduler {
 
   /** Counts one step against the turn's budget; false when the turn is used up. */
   takeStep() {
+    // The lease's own steps are counted without this; its waits end here.
+    if (this.lease !== null) this.revokeLease();
     if (!this.turnActive) {
       this.turnActive = true;
       this.turnSteps = 0;
@@ -898,6 +952,9 @@ export class Scheduler {
       entered: this.entered,
       lent,
       ...this.totals,
+      // The waits taken under the lease in force so far.
+      steps: this.totals.steps + (this.lease !== null ? this.turnSteps - this.leaseFrom : 0),
+      lends: this.totals.lends + (this.lease !== null ? this.turnSteps - this.leaseFrom : 0),
     };
   }
 
@@ -932,6 +989,18 @@ export class Scheduler {
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
     if (this.lent !== null && this.lendParked(this.lent) && this.lent !== this.holder) {
       fail(`${this.lent} waits with a lent permit it does not hold`);
+    }
+    const lease = this.lease;
+    if (lease !== null) {
+      // What mayLend() checks holds for as long as the lease does.
+      if (lease !== this.holder || lease !== this.lent) fail(`${lease} has the lease but is not the lent holder`);
+      if (lease._cancelRequested) fail(`${lease} has the lease but its cancellation was requested`);
+      if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) {
+        fail(`${lease} has the lease, but ready ${this.ready}, paused ${this.paused}, exclusives ${this.exclusives}, release waiters ${this.releaseWaiters.length}, turn active ${this.turnActive}`);
+      }
+      const next = this.byState[S.queued] !== 0 ? this.pickNext() : null;
+      if (next !== null) fail(`${lease} has the lease, but ${next} could be granted the permit`);
+      if (this.leaseEnd > this.maxSteps || this.turnSteps > this.leaseEnd) fail(`the lease ends at step ${this.leaseEnd}, the turn is at ${this.turnSteps} of ${this.maxSteps}`);
     }
     if (this.holder === null) {
       const off = this.registersOffDefaults();

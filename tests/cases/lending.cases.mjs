@@ -263,6 +263,148 @@ export const cases = [
     },
   },
   {
+    name: 'lending: repeated_lent_waits_take_exactly_the_turn_budget_and_count_every_step_and_lend',
+    async run(ctx) {
+      // A task that keeps waiting lent on the same import takes its later
+      // waits with no checks (a lease); they still count, each as a step and
+      // a lend, and the turn still ends after exactly maxSteps steps.
+      const turns = /** @type {number[]} */ ([]);
+      let lentWaits = 0;
+      let waits = 0;
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 60_000,
+        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        pause: suspend((_signal, n) => {
+          waits++;
+          // During its operation a lent wait's task is suspended and lent to every observer.
+          if (rt.stats().lent === 1) lentWaits++;
+          return Promise.resolve(n);
+        }),
+      }));
+      const t = rt.dispatch('pause_loop', 300);
+      assert.equal(await t.result, 300);
+      const s = rt.stats();
+      assert.equal(waits, 300);
+      assert.ok(lentWaits >= 250, `most waits kept the permit (${lentWaits} of 300)`);
+      assert.equal(s.lends, lentWaits, 'stats().lends counts every lent wait, the lease\'s too');
+      // A step per grant (the start and each resumption that was not lent)
+      // and per lent wait.
+      assert.equal(s.steps, 1 + (300 - lentWaits) + lentWaits);
+      assert.ok(turns.length >= 15, `${turns.length} turns`);
+      for (let i = 1; i < turns.length; i++) assert.equal(turns[i] - turns[i - 1], 16, `turn ${i} took exactly maxSteps steps`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: repeated_lent_waits_end_their_turn_on_the_time_budget',
+    async run(ctx) {
+      // Every operation moves a fake clock on by 0.1 ms: with a 1 ms budget a
+      // turn ends after about ten steps, however many maxSteps allows, also
+      // while the task keeps waiting lent.
+      let clock = 0;
+      const turns = /** @type {number[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      ({ rt } = await loadContracts(ctx, {
+        maxSteps: 4096,
+        maxTimeMs: 1,
+        now: () => clock,
+        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        pause: suspend((_signal, n) => {
+          clock += 0.1;
+          return Promise.resolve(n);
+        }),
+      }));
+      const t = rt.dispatch('pause_loop', 300);
+      assert.equal(await t.result, 300);
+      assert.ok(rt.stats().lends >= 200, `most waits kept the permit (${rt.stats().lends})`);
+      assert.ok(turns.length >= 20, `the turns ended on time: ${turns.length} of them for 300 waits`);
+      for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 12, `turn ${i} took ${turns[i] - turns[i - 1]} steps, past its 1 ms`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: what_changes_while_a_task_keeps_waiting_lent_reaches_its_next_wait',
+    async run(ctx) {
+      // A dispatch, a cancellation, a rejection, a thrown error and a value
+      // that is not a Promise, each from the operation of a wait deep in a
+      // run of lent waits (where the task takes its waits with no checks):
+      // each takes effect as it does on a first wait.
+      /** @type {Record<number, (rt: import('../../host/browser/index.mjs').Runtime, task: import('../../host/browser/index.mjs').Task) => unknown>} */
+      let script = {};
+      /** @type {import('../../host/browser/index.mjs').Task | null} */
+      let current = null;
+      const order = /** @type {string[]} */ ([]);
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      let violations;
+      ({ rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((_signal, n) => {
+          const step = script[n];
+          return step ? step(rt, /** @type {any} */ (current)) : Promise.resolve(n);
+        }),
+      }));
+      const run = async (/** @type {number} */ waits, /** @type {typeof script} */ s) => {
+        script = s;
+        order.length = 0;
+        const lendsBefore = rt.stats().lends;
+        current = rt.dispatch('pause_loop', waits);
+        await current.done;
+        return { task: current, lends: rt.stats().lends - lendsBefore };
+      };
+
+      // A dispatch: the child runs while its parent waits.
+      /** @type {import('../../host/browser/index.mjs').Task | null} */
+      let child = null;
+      const dispatched = await run(40, {
+        20: (r) => {
+          child = r.dispatch('nop', 7);
+          return Promise.resolve(20);
+        },
+        21: (_r, task) => {
+          order.push(`${task.state}: child ${child?.state}`);
+          return Promise.resolve(21);
+        },
+      });
+      assert.equal(dispatched.task.value, 40);
+      assert.deepEqual(order, ['suspended: child returned'], 'the child ran before its parent went on');
+      assert.ok(dispatched.lends >= 30, `${dispatched.lends} lent waits`);
+      assert.deepEqual(violations, []);
+
+      // The task's own cancellation: its wait ends cancelled, and so do the rest.
+      const cancelled = await run(40, { 20: (_r, task) => { task.cancel(); return Promise.resolve(20); } });
+      assert.equal(cancelled.task.state, 'cancelled');
+      assert.equal(cancelled.task.value, 40, 'the loop went through every wait');
+      assert.deepEqual(violations.map((v) => `${v.code}:${v.a}`), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39].map((a) => `15:${a}`), 'pause(20) onwards delivered the cancelled status');
+      violations.length = 0;
+
+      // A rejection, then a thrown error: the status failed at that wait only.
+      const rejected = await run(40, { 20: () => Promise.reject(new Error('no')), 30: () => { throw new Error('thrown'); } });
+      assert.equal(rejected.task.value, 40);
+      assert.deepEqual(violations, [{ code: 15, a: 20 }, { code: 15, a: 30 }], 'pause(20) and pause(30) delivered Status.failed');
+      assert.ok(rejected.lends >= 35, `the waits after them kept the permit again (${rejected.lends} lent)`);
+      violations.length = 0;
+
+      // Not a Promise: the adapter's error is thrown into the task.
+      const broken = await run(40, { 20: () => 20 });
+      assert.equal(broken.task.state, 'failed');
+      assert.match(String(/** @type {any} */ (broken.task.error).cause?.message), /returned number, not a Promise/);
+      assert.deepEqual(violations, []);
+
+      // And the runtime goes on as before.
+      assert.equal((await run(40, {})).task.value, 40);
+      assert.deepEqual(violations, []);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'lending: many_tasks_that_wait_at_once_keep_their_bindings_and_frames',
     async run(ctx) {
       // Operations that settle in a scrambled order: lends and reclaims mix.
