@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { launchBrowser, openBlankPage, runInPage, startServer } from '../tests/browser/harness.mjs';
 import { benchArgs } from './args.mjs';
+import { judge, median, spread } from './suite.mjs';
 import { formatTable } from './table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,8 +43,9 @@ async function runInFreshPage({ only, skip }) {
       // once), crash the renderer here; the runtime alone runs them.
       fanoutBatches: [64, 256],
       // A second round of 10,000 sleepers crashes the renderer here, even with
-      // the first round's stacks collected: one measured round, after a
-      // warm-up of 1,000.
+      // the first round's stacks collected: one measured round per page,
+      // after a warm-up of 1,000 (mergeCancellation() puts the pages' rounds
+      // together).
       cancellationRounds: 1,
       program,
       bytes: async (name) => new Uint8Array(await (await fetch(program(name))).arrayBuffer()),
@@ -79,15 +81,53 @@ async function runInFreshPage({ only, skip }) {
   return report;
 }
 
+/**
+ * The cancellation group's rounds, each measured in a page of its own, as one
+ * result: the spread of the rounds, and the median of their ratios.
+ * @param {{ results: import('./suite.mjs').Result[] }[]} pages
+ * @returns {import('./suite.mjs').Result}
+ */
+function mergeCancellation(pages) {
+  const rounds = pages.map((p) => {
+    const r = p.results.find((x) => x.name.startsWith('cancellation:'));
+    if (!r || !r.baseline || r.ratio === undefined) throw new Error('a cancellation page returned no cancellation result');
+    return { value: r.value.median, baseline: r.baseline.median, ratio: r.ratio, result: r };
+  });
+  const bare = (/** @type {number[]} */ xs) => { const { min, median: m, max } = spread(xs); return { min, median: m, max }; };
+  const first = rounds[0].result;
+  /** @type {import('./suite.mjs').Result} */
+  const merged = {
+    ...first,
+    subject: `close() of a runtime with every task sleeping (${rounds.length} pages, each with one warm-up round and one measured)`,
+    value: bare(rounds.map((r) => r.value)),
+    baseline: bare(rounds.map((r) => r.baseline)),
+    ratio: median(rounds.map((r) => r.ratio)),
+    counters: { cancelled: rounds.reduce((sum, r) => sum + (r.result.counters?.cancelled ?? 0), 0) },
+    met: undefined,
+  };
+  judge(merged);
+  return merged;
+}
+
 try {
   // The collection group suspends 10,000 more calls: after the other groups'
-  // stacks, the renderer crashes, so it gets a page of its own.
-  const collection = only.length === 0 || only.includes('collection');
-  const others = only.length === 0 || only.some((group) => group !== 'collection');
-  const report = others ? await runInFreshPage({ only, skip: ['collection'] }) : null;
-  const collected = collection ? await runInFreshPage({ only: ['collection'], skip: [] }) : null;
-  if (report && collected) report.results.push(...collected.results);
-  const full = { ...(report ?? collected), date: new Date().toISOString(), quick: values.quick };
+  // stacks, the renderer crashes, so it gets a page of its own. The
+  // cancellation group's rounds get a page each (see cancellationRounds).
+  const wanted = (/** @type {string} */ group) => only.length === 0 || only.includes(group);
+  const others = only.length === 0 || only.some((group) => group !== 'collection' && group !== 'cancellation');
+  const report = others ? await runInFreshPage({ only, skip: ['collection', 'cancellation'] }) : null;
+  const cancellationPages = [];
+  for (let i = 0; wanted('cancellation') && i < (values.quick ? 1 : 3); i++) {
+    cancellationPages.push(await runInFreshPage({ only: ['cancellation'], skip: [] }));
+  }
+  const collected = wanted('collection') ? await runInFreshPage({ only: ['collection'], skip: [] }) : null;
+  const results = [
+    ...(report?.results ?? []),
+    ...(cancellationPages.length ? [mergeCancellation(cancellationPages)] : []),
+    ...(collected?.results ?? []),
+  ];
+  const base = report ?? cancellationPages[0] ?? collected;
+  const full = { ...base, results, date: new Date().toISOString(), quick: values.quick };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(full, null, 2)}\n`);
   process.stdout.write(`${formatTable(full)}\n\nwritten to ${path.relative(process.cwd(), out)}\n`);

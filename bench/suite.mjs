@@ -50,7 +50,7 @@ const now = () => performance.now();
 const P1 = Promise.resolve(1);
 
 /** @param {number[]} xs @returns {number} */
-function median(xs) {
+export function median(xs) {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
 
@@ -59,7 +59,7 @@ function median(xs) {
  * order) until add() has used them for the ratio.
  * @param {number[]} xs @returns {Spread & { rounds?: number[] }}
  */
-function spread(xs) {
+export function spread(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return { min: s[0], median: median(xs), max: s[s.length - 1], rounds: xs };
 }
@@ -573,13 +573,20 @@ export async function runSuite(host) {
     add({ name: `cancellation: ${n.toLocaleString('en')} timer-suspended tasks settle after close()`, unit: 'close', subject: `close() of a runtime with every task sleeping (one warm-up round, ${measured} measured)`, value: spread(ms), scale: 'ms', baselineName: 'bare promising calls, timers cleared and settled', baseline: spread(rawMs), goal: '<= 50 ms', counters: { cancelled } });
   }
 
-  for (const r of results) {
-    if (r.met !== undefined || !r.goal) continue;
-    const m = /^([<>]=?) ([\d.]+)/.exec(r.goal);
-    if (!m) continue;
-    const limit = Number(m[2]);
-    const x = r.goal.includes('x') ? (r.goal.includes('cheaper') ? 1 / (r.ratio ?? Infinity) : r.ratio ?? Infinity) : r.value.median;
-    r.met = m[1] === '<=' ? x <= limit : m[1] === '<' ? x < limit : m[1] === '>=' ? x >= limit : x > limit;
-  }
+  for (const r of results) judge(r);
   return { env: host.env, results };
+}
+
+/**
+ * Sets whether a result meets its goal (a limit on its median, or on its
+ * ratio for a goal in x), unless that was decided already.
+ * @param {Result} r
+ */
+export function judge(r) {
+  if (r.met !== undefined || !r.goal) return;
+  const m = /^([<>]=?) ([\d.]+)/.exec(r.goal);
+  if (!m) return;
+  const limit = Number(m[2]);
+  const x = r.goal.includes('x') ? (r.goal.includes('cheaper') ? 1 / (r.ratio ?? Infinity) : r.ratio ?? Infinity) : r.value.median;
+  r.met = m[1] === '<=' ? x <= limit : m[1] === '<' ? x < limit : m[1] === '>=' ? x >= limit : x > limit;
 }
