@@ -602,11 +602,16 @@ export class Bridge {
           // checks changed since (the lease is revoked when anything does):
           // its wait record stands, the step is counted by the turn, and the
           // wrapper put the task's slot in the LENT word as it called here.
-          // An exception the operation throws reaches the wrapper as a
-          // rejection would.
           sched.turnSteps++;
           if (sched.checkInvariants) bridge.assertLease(leased, spec);
-          const operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);
+          let operation;
+          try {
+            operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);
+          } catch (error) {
+            // Rejected, not thrown on: the task suspends as for any wait, so
+            // work the operation made ready before it threw goes first.
+            operation = Promise.reject(error);
+          }
           if (sched.lent === leased) return operation;
           return bridge.waitOn(leased, spec, true, operation);
         }

@@ -391,6 +391,24 @@ export const cases = [
       assert.ok(rejected.lends >= 35, `the waits after them kept the permit again (${rejected.lends} lent)`);
       violations.length = 0;
 
+      // A dispatch, then a throw: the task still suspends (its wait failed),
+      // so the child goes first, as on a first wait.
+      child = null;
+      const threw = await run(40, {
+        20: (r) => {
+          child = r.dispatch('nop', 8);
+          throw new Error('thrown after the dispatch');
+        },
+        21: (_r, task) => {
+          order.push(`${task.state}: child ${child?.state}`);
+          return Promise.resolve(21);
+        },
+      });
+      assert.equal(threw.task.value, 40);
+      assert.deepEqual(order, ['suspended: child returned'], 'the child ran before its parent went on');
+      assert.deepEqual(violations, [{ code: 15, a: 20 }], 'pause(20) delivered Status.failed');
+      violations.length = 0;
+
       // Not a Promise: the adapter's error is thrown into the task.
       const broken = await run(40, { 20: () => 20 });
       assert.equal(broken.task.state, 'failed');
