@@ -198,6 +198,9 @@ export class Bridge {
     this.now = options.scheduler.now ?? (() => Date.now());
     this.scheduler = new Scheduler(this, options.scheduler);
     this.scheduler.lendParked = (task) => this.lendParked(task);
+    // Resumptions made ready while work ran between tasks (a module load)
+    // waited for its end: grant them.
+    this.scheduler.onExclusiveEnd = () => this.queuePump();
     this.scheduler.registersOffDefaults = () => this.registersOffDefaults();
     this.scheduler.onReclaim = (task) => {
       // Its wrapper saved the task's registers as the wait began.
@@ -603,7 +606,9 @@ export class Bridge {
           // its wait record stands, the step is counted by the turn, and the
           // wrapper put the task's slot in the LENT word as it called here.
           sched.turnSteps++;
-          if (sched.checkInvariants) bridge.assertLease(leased, spec);
+          // A broken invariant breaks the runtime down; thrown from here, it
+          // would reach the task as the wait's failure.
+          if (sched.checkInvariants) bridge.guard(() => bridge.assertLease(leased, spec));
           let operation;
           try {
             operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);

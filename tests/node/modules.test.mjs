@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { GENERATION, WORDS_END } from '../../host/browser/gates.mjs';
 import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
-import { until } from '../cases/support.mjs';
+import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
 
@@ -119,6 +119,31 @@ test('modules: a_module_waiting_on_an_import_of_a_result_type_the_program_never_
   checkHoldEvents(events, tasks.length);
   assert.equal(waits, 2 * tasks.length, 'each task and its child waited in the module');
   assert.ok(/** @type {any} */ (rt).bridge.wrappers.has('test.fsleep:f64->f64'), 'the wait went through the suspension module');
+  await rt.close();
+});
+
+test('modules: a_task_whose_wait_ends_while_a_module_loads_goes_on_when_the_load_ends', async () => {
+  // The load keeps the permit from every task; the wait that ends meanwhile
+  // makes its task ready, and the end of the load grants it. Nothing else
+  // happens afterwards that would pump (the task used to stay ready for good).
+  /** @type {Promise<unknown>[]} */
+  const loads = [];
+  // Compiled already: the load reaches its exclusive part before the wait ends.
+  const counter = new WebAssembly.Module(fs.readFileSync(moduleFile('counter')));
+  /** @type {import('../../host/browser/index.mjs').Runtime} */
+  let rt;
+  ({ rt } = await loadContracts(nodeContext, {
+    pause: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ n) => {
+      if (n === 3) loads.push(rt.loadModule(counter, { name: 'counter' }));
+      return Promise.resolve(n);
+    }),
+  }));
+  const t = rt.dispatch('pause_loop', 10);
+  const outcome = await Promise.race([t.done.then(() => 'finished'), new Promise((resolve) => { setTimeout(() => resolve('still waiting after 5 s'), 5000); })]);
+  assert.equal(outcome, 'finished', `the task is ${t.state}, ${rt.stats().ready} ready`);
+  assert.equal(t.value, 10);
+  await Promise.all(loads);
+  assert.deepEqual(rt.modules.map((m) => m.name), ['counter']);
   await rt.close();
 });
 
