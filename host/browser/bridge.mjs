@@ -606,9 +606,7 @@ export class Bridge {
           // its wait record stands, the step is counted by the turn, and the
           // wrapper put the task's slot in the LENT word as it called here.
           sched.turnSteps++;
-          // A broken invariant breaks the runtime down; thrown from here, it
-          // would reach the task as the wait's failure.
-          if (sched.checkInvariants) bridge.guard(() => bridge.assertLease(leased, spec));
+          if (sched.checkInvariants) bridge.assertLease(leased, spec);
           let operation;
           try {
             operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);
@@ -753,15 +751,20 @@ export class Bridge {
   /**
    * Under checkInvariants, at every wait taken under the lease: the
    * scheduler's invariants, and the task's wait record as its last lent wait
-   * of the same import left it.
+   * of the same import left it. A broken one breaks the runtime down (thrown
+   * into the wait, it would reach the task as the wait's failure). The
+   * closure is here, not in the wait: a closure over the wait's locals there
+   * made every suspended task's stack larger.
    * @param {Task} task @param {WaitSpec} spec
    */
   assertLease(task, spec) {
-    this.scheduler.assertInvariants();
-    const x = task._exec;
-    if (x.mode !== LENT_WAIT || x.wait !== spec || x.waitArgs !== null) {
-      throw new InternalError(`invariant broken: ${task} waits under the lease with mode ${x.mode} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
-    }
+    this.guard(() => {
+      this.scheduler.assertInvariants();
+      const x = task._exec;
+      if (x.mode !== LENT_WAIT || x.wait !== spec || x.waitArgs !== null) {
+        throw new InternalError(`invariant broken: ${task} waits under the lease with mode ${x.mode} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
+      }
+    });
   }
 
   /**
