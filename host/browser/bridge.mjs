@@ -754,7 +754,7 @@ export class Bridge {
    * of the same import left it. A broken one breaks the runtime down (thrown
    * into the wait, it would reach the task as the wait's failure). The
    * closure is here, not in the wait: a closure over the wait's locals there
-   * made every suspended task's stack larger.
+   * made every suspended task larger (resident memory, bench/analysis.md).
    * @param {Task} task @param {WaitSpec} spec
    */
   assertLease(task, spec) {

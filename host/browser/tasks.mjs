@@ -460,9 +460,12 @@ export class Scheduler {
      * waits of the same import lent without the checks of mayLend(), up to
      * turn step `leaseEnd`. Anything that could make mayLend() false revokes
      * it (revokeLease()): a transition of any task, a new task, a resumption
-     * made ready, a boost, an exclusive section, the turn's end. The waits
-     * taken under it count as steps and lends when it ends (stats() adds
-     * those of a lease in force).
+     * made ready, a boost, a reclaim (an exclusive section, a cancellation), a
+     * step taken the general way, the turn's end; and on the engine's side
+     * anything that changes the task's wait record (a wait of another kind, a
+     * rejected lent wait) or forbids waits (a disposer). The waits taken under
+     * it count as steps and lends when it ends (stats() adds those of a lease
+     * in force).
      * @type {Task | null}
      */
     this.lease = null;
