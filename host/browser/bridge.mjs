@@ -599,40 +599,37 @@ export class Bridge {
       // while nothing else wants the permit, takes it lent without building
       // an argument list; anything else goes the general way.
       return function lentWait(/** @type {unknown} */ arg) {
-        const leased = sched.lease;
-        if (leased !== null && sched.leaseWait === spec && sched.turnSteps < sched.leaseEnd) {
+        let task = sched.lease;
+        let signal;
+        const leased = task !== null && sched.leaseWait === spec && sched.turnSteps < sched.leaseEnd;
+        if (leased) {
           // The task waited here lent last time, and nothing that mayLend()
           // checks changed since (the lease is revoked when anything does):
           // its wait record stands, the step is counted by the turn, and the
           // wrapper put the task's slot in the LENT word as it called here.
           sched.turnSteps++;
-          if (sched.checkInvariants) bridge.assertLease(leased, spec);
-          let operation;
-          try {
-            operation = operation1(/** @type {AbortSignal} */ (sched.leaseSignal), arg);
-          } catch (error) {
-            // Rejected, not thrown on: the task suspends as for any wait, so
-            // work the operation made ready before it threw goes first.
-            operation = Promise.reject(error);
-          }
-          if (sched.lent === leased) return operation;
-          return bridge.waitOn(leased, spec, true, operation);
+          if (sched.checkInvariants) bridge.assertLease(/** @type {Task} */ (task), spec);
+          signal = sched.leaseSignal;
+        } else {
+          task = sched.holder;
+          if (task === null || bridge.disposing || bridge.trace !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
+          const x = bridge.lendAcross(task, spec, null);
+          signal = x.signal ?? bridge.signalOf(task);
         }
-        const task = sched.holder;
-        if (task === null || bridge.disposing || bridge.trace !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
-        const x = bridge.lendAcross(task, spec, null);
         let operation;
         try {
-          operation = operation1(x.signal ?? bridge.signalOf(task), arg);
+          operation = operation1(/** @type {AbortSignal} */ (signal), arg);
         } catch (error) {
+          // Rejected, not thrown on: the task suspends as for any wait, so
+          // work the operation made ready before it threw goes first.
           operation = Promise.reject(error);
         }
         if (sched.lent === task) {
-          sched.grantLease(task, spec, x.signal);
+          if (!leased) sched.grantLease(/** @type {Task} */ (task), spec, signal);
           return operation;
         }
         // The operation itself wanted the permit back (it dispatched).
-        return bridge.waitOn(task, spec, true, operation);
+        return bridge.waitOn(/** @type {Task} */ (task), spec, true, operation);
       };
     }
     // An import of no arguments (snail.yield) needs no argument list of its own.
@@ -646,7 +643,7 @@ export class Bridge {
     function waitWith(raw) {
       const task = sched.holder;
       if (task === null) throw outsideTask(spec.name);
-      if (sched.lease !== null) sched.revokeLease();
+      sched.revokeLease();
       // From here on the value the wrapper's `after` receives is final, unless
       // the operation's own promise goes to JSPI below.
       task._exec.mode = FINAL;
@@ -738,7 +735,6 @@ export class Bridge {
    * @returns {import('./tasks.mjs').Execution} the task's execution record
    */
   lendAcross(task, spec, args) {
-    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
     const x = task._exec;
     x.wait = spec;
     x.waitArgs = spec.keepsArgs ? args : null;
@@ -862,7 +858,7 @@ export class Bridge {
    * @param {Task} task @param {number} outcome @param {unknown} value
    */
   endLend(task, outcome, value) {
-    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
+    this.scheduler.revokeLease();
     const x = task._exec;
     x.mode = 0;
     /** @type {Int32Array} */ (this.gateWords)[LENT >> 2] = 0;
@@ -1076,7 +1072,7 @@ export class Bridge {
    */
   runDisposer(what, task, fn) {
     const outer = this.disposing;
-    if (this.scheduler.lease !== null) this.scheduler.revokeLease();
+    this.scheduler.revokeLease();
     this.disposing = what;
     // Outside any task: a wait the disposer tries is refused before the
     // suspension module saves anything into a task's slot.

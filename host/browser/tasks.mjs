@@ -516,7 +516,7 @@ export class Scheduler {
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0,
     };
     this.onTurnEnd = () => {
-      if (this.lease !== null) this.revokeLease();
+      this.revokeLease();
       this.turnActive = false;
       if (this.releasePending) {
         this.releasePending = false;
@@ -539,7 +539,7 @@ export class Scheduler {
    * @param {Task} task @param {number} to  a state of S
    */
   transition(task, to) {
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     const from = task._s;
     if ((LEGAL[from] & (1 << to)) === 0) {
       throw new InternalError(`illegal transition of ${task}: ${NAMES[from]} -> ${NAMES[to]}`);
@@ -564,7 +564,7 @@ export class Scheduler {
       if (this.releasePending) this.releasePending = false;
       else this.keepAlive.hold();
     }
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     this.live.add(task);
     this.byState[S.queued]++;
     this.totals.dispatched++;
@@ -582,7 +582,7 @@ export class Scheduler {
    */
   boost(task) {
     if (task._s !== S.queued || task._boosted) return false;
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     task._boosted = true;
     task._seq = ++this.seq;
     this.boostedStarts.push(task);
@@ -620,7 +620,6 @@ export class Scheduler {
    */
   grantLease(task, wait, signal) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
-    if (this.lease !== null) this.revokeLease();
     // The operation of the wait that lent it may have changed what mayLend() checks.
     if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return;
@@ -631,8 +630,9 @@ export class Scheduler {
     this.leaseEnd = Math.min(this.maxSteps, this.nextClockCheck);
   }
 
-  /** Ends the lease, counting the steps and lends taken under it. */
+  /** Ends the lease, if there is one, counting the steps and lends taken under it. */
   revokeLease() {
+    if (this.lease === null) return;
     const n = this.turnSteps - this.leaseFrom;
     this.totals.steps += n;
     this.totals.lends += n;
@@ -657,7 +657,7 @@ export class Scheduler {
    * A task that woke already keeps the permit: it runs.
    */
   reclaim() {
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     const task = this.lent;
     if (task === null) return;
     this.lent = null;
@@ -684,7 +684,7 @@ export class Scheduler {
     if (task._s !== S.suspended || task._ready) {
       throw new InternalError(`ready() of ${task}, which is not a parked suspended task`);
     }
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     task._ready = true;
     task._seq = ++this.seq;
     this.ready++;
@@ -879,7 +879,7 @@ export class Scheduler {
   /** Counts one step against the turn's budget; false when the turn is used up. */
   takeStep() {
     // The lease's own steps are counted without this; its waits end here.
-    if (this.lease !== null) this.revokeLease();
+    this.revokeLease();
     if (!this.turnActive) {
       this.turnActive = true;
       this.turnSteps = 0;
@@ -946,6 +946,8 @@ export class Scheduler {
 
   stats() {
     const lent = this.lent !== null && this.lendParked(this.lent) ? 1 : 0;
+    // The waits taken under the lease in force so far.
+    const leased = this.lease !== null ? this.turnSteps - this.leaseFrom : 0;
     return {
       live: this.live.size,
       queued: this.byState[S.queued],
@@ -955,9 +957,8 @@ export class Scheduler {
       entered: this.entered,
       lent,
       ...this.totals,
-      // The waits taken under the lease in force so far.
-      steps: this.totals.steps + (this.lease !== null ? this.turnSteps - this.leaseFrom : 0),
-      lends: this.totals.lends + (this.lease !== null ? this.turnSteps - this.leaseFrom : 0),
+      steps: this.totals.steps + leased,
+      lends: this.totals.lends + leased,
     };
   }
 
