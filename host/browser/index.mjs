@@ -495,7 +495,7 @@ export class Runtime {
    * @returns {Task}
    */
   dispatch(entry = 'main', arg = 0) {
-    if (this.bridge.scheduler.broken !== null) throw this.bridge.scheduler.broken;
+    if (this.bridge.broken !== null) throw this.bridge.broken;
     if (this.closed) {
       throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
     }
@@ -514,7 +514,7 @@ export class Runtime {
    * @returns {Promise<void>}
    */
   drain() {
-    return this.bridge.scheduler.drain();
+    return this.bridge.drain();
   }
 
   /**
@@ -535,7 +535,7 @@ export class Runtime {
       task = taskOrId;
     } else if (typeof taskOrId === 'number') {
       // Ids of live tasks are rare lookups: no index is kept for them.
-      for (const t of this.bridge.scheduler.live) {
+      for (const t of this.bridge.liveTasks()) {
         if (t.id === taskOrId) task = t;
       }
       if (!task) return false;
@@ -565,7 +565,7 @@ export class Runtime {
       throw new SnailError(`close(): timeout must be a number of milliseconds >= 0, got ${String(timeout)}`, { code: 'ERR_ARG' });
     }
     this.closed = true;
-    this.bridge.closing = true;
+    this.bridge.beginClose();
     const cancelled = [];
     for (const task of this.tasks()) {
       if (!task._cancelRequested) cancelled.push(task.id);
@@ -575,10 +575,7 @@ export class Runtime {
       await this.drain();
       // Nothing can wait on an event source any more: queues stop listening.
       this.events.clear();
-      this.bridge.releaseKeptStacks();
-      this.bridge.releaseIdleCarriers();
-      await this.bridge.carriersSettled();
-      while (this.bridge.cleanups.size) await Promise.allSettled([...this.bridge.cleanups]);
+      await this.bridge.settleAfterDrain();
     })();
     let timedOut = false;
     if (timeout === undefined) {
@@ -592,16 +589,12 @@ export class Runtime {
     }
     const stuck = this.tasks().map((t) => ({ id: t.id, entry: t.entry, state: t.state, waitingOn: t.waitingOn }));
     let handlesReleased = 0;
-    if (!timedOut) {
-      handlesReleased = this.bridge.handles.size;
-      this.bridge.handles.clear();
-      this.bridge.scheduler.keepAlive.dispose?.();
-    }
+    if (!timedOut) handlesReleased = this.bridge.finishClose();
     return {
       cancelled,
       stuck,
-      pendingCleanups: this.bridge.cleanups.size,
-      disposerErrors: [...this.bridge.disposerErrors],
+      pendingCleanups: this.bridge.pendingCleanups,
+      disposerErrors: this.bridge.disposerErrors,
       handlesReleased,
       timedOut,
     };
@@ -609,7 +602,7 @@ export class Runtime {
 
   /** The live tasks, oldest first (the live set keeps dispatch order). @returns {Task[]} */
   tasks() {
-    return this.bridge.scheduler.live.toArray();
+    return this.bridge.liveTasks();
   }
 
   /**
@@ -622,7 +615,7 @@ export class Runtime {
 
   /** Checks the scheduler's invariants; throws an InternalError if one is broken. */
   assertInvariants() {
-    this.bridge.scheduler.assertInvariants();
+    this.bridge.assertInvariants();
   }
 
   /**
@@ -630,8 +623,7 @@ export class Runtime {
    * hardMaxEntered, and each turn's budget, maxSteps and maxTimeMs.
    */
   get limits() {
-    const s = this.bridge.scheduler;
-    return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
+    return this.bridge.limits;
   }
 }
 

@@ -205,7 +205,7 @@ export class ModuleLoader {
     }
     // The rest runs with no task holding the permit: registers hold their
     // defaults, the program's allocator and constructors run on its own stack.
-    const release = await this.bridge.scheduler.exclusive();
+    const release = await this.bridge.exclusive();
     const known = new Set(this.handlerGlobals.keys());
     try {
       return this.link(loaded, name, dylink, shape);

@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { GENERATION, WORDS_END } from '../../host/browser/gates.mjs';
+import { WORDS_END } from '../../host/browser/gates.mjs';
 import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 
 const moduleFile = (/** @type {string} */ name) => path.join(programs, 'modules', `module_${name}.wasm`);
 /** The modules a task may load by name: the hand-written ones, and cpp_plugin beside the program. */
@@ -71,15 +72,15 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
 // another slot's bytes.
 test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_installs_from_the_new_one', async () => {
   const { rt, events, release, paused } = await loadDynamic();
-  const bridge = /** @type {any} */ (rt).bridge;
+  const inside = internals(rt);
   const tasks = Array.from({ length: 20 }, (_, i) => rt.dispatch('hold', i + 1));
   await until(() => paused() === 20, 'all 20 tasks to suspend in test.pause');
-  const old = bridge.registers;
-  const generation = bridge.gateWords[GENERATION >> 2];
+  const old = inside.registerFile;
+  const generation = inside.wrapperGeneration;
   await rt.loadModule(MODULES.plugin, { name: 'plugin' });
-  assert.notEqual(bridge.registers, old, 'the plugin\'s handler globals remade the register file');
-  assert.ok(bridge.gateWords[GENERATION >> 2] > generation, 'the wrappers were built again');
-  assert.ok(bridge.registers.layout.stride > old.layout.stride, 'the slots moved');
+  assert.notEqual(inside.registerFile, old, 'the plugin\'s handler globals remade the register file');
+  assert.ok(inside.wrapperGeneration > generation, 'the wrappers were built again');
+  assert.ok(inside.registerFile.layout.stride > old.layout.stride, 'the slots moved');
   release();
   await rt.drain();
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
@@ -118,7 +119,7 @@ test('modules: a_module_waiting_on_an_import_of_a_result_type_the_program_never_
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
   checkHoldEvents(events, tasks.length);
   assert.equal(waits, 2 * tasks.length, 'each task and its child waited in the module');
-  assert.ok(/** @type {any} */ (rt).bridge.wrappers.has('test.fsleep:f64->f64'), 'the wait went through the suspension module');
+  assert.ok(internals(rt).hasWrapper('test.fsleep:f64->f64'), 'the wait went through the suspension module');
   await rt.close();
 });
 
@@ -416,7 +417,7 @@ test('modules: a_task_load_counts_as_being_loaded_while_the_resolver_works_and_a
 // the last, these 20 loads took over 11 times what the last file needs).
 test('modules: register_files_remade_by_many_loads_take_no_more_memory_than_the_last_needs', async () => {
   const { rt, release, paused } = await loadDynamic();
-  const bridge = /** @type {any} */ (rt).bridge;
+  const inside = internals(rt);
   const tasks = Array.from({ length: 2000 }, (_, i) => rt.dispatch('hold', i + 1));
   try {
     await until(() => paused() === 2000, 'all 2000 tasks to suspend in test.pause');
@@ -424,9 +425,9 @@ test('modules: register_files_remade_by_many_loads_take_no_more_memory_than_the_
       const globals = Array.from({ length: 4 }, (_, j) => `(global (export "snail.handler.m${k}_${j}") (mut i64) (i64.const 0))`).join(' ');
       await rt.loadModule(wat(`(module ${globals})`), { name: `m${k}` });
     }
-    const file = bridge.registers;
+    const file = inside.registerFile;
     const needed = WORDS_END + file.capacity * file.layout.stride;
-    const bytes = bridge.registerMemory.buffer.byteLength;
+    const bytes = inside.registerMemory.buffer.byteLength;
     assert.ok(bytes <= Math.ceil(needed / 65536) * 65536, `register memory ${bytes} bytes; the register file needs ${needed}`);
   } finally {
     release();
