@@ -1,7 +1,7 @@
 // The program ABI (docs/abi.md) as data, and the check that a module follows it.
 import { AbiError } from './errors.mjs';
 import { ALLOCATING_IMPORTS, SERVICE_IMPORTS } from './services.mjs';
-import { formatFuncType, readModuleInfo } from './wasm-binary.mjs';
+import { formatFuncType, readModuleInfo } from './wasm/binary.mjs';
 
 export const ABI_VERSION = '1';
 export const ENTRY_PREFIX = 'snail.entry.';
@@ -53,7 +53,7 @@ export const STACK = Object.freeze({
 });
 
 /**
- * @typedef {import('./wasm-binary.mjs').FuncType} FuncType
+ * @typedef {import('./wasm/binary.mjs').FuncType} FuncType
  * @typedef {{ module: string, name: string, kind: string, type?: FuncType }} ImportDesc
  * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean }, table?: { element: string } }} ExportDesc
  *

@@ -13,9 +13,10 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, isWaitOutsideTask, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, WORDS_END, wrappable } from './gates.mjs';
+import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, WORDS_END, wrappable } from './wasm/gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
-import { createCarriers, createRegisterFile } from './registers.mjs';
+import { createCarriers } from './wasm/carriers.mjs';
+import { createRegisterFile } from './wasm/registers.mjs';
 import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, Execution, S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -182,8 +183,8 @@ const FAILED = 2;
 /**
  * @typedef {import('./tasks.mjs').SchedulerOptions} SchedulerOptions
  * @typedef {import('./abi.mjs').ProgramShape} ProgramShape
- * @typedef {import('./registers.mjs').RegisterFile} RegisterFile
- * @typedef {import('./registers.mjs').Carriers} Carriers
+ * @typedef {import('./wasm/registers.mjs').RegisterFile} RegisterFile
+ * @typedef {import('./wasm/carriers.mjs').Carriers} Carriers
  */
 
 export class Bridge {
@@ -287,7 +288,7 @@ export class Bridge {
     this.sharedMemory = null;
     /** @type {Int32Array | null} the suspension module's shared words (CURRENT, PARK, LENT, GENERATION), once it exists */
     this.gateWords = null;
-    /** @type {import('./gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
+    /** @type {import('./wasm/gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
     this.gates = null;
     /** @type {Map<string, Function>} wrappers made so far, by "module.field:type" */
     this.wrappers = new Map();
@@ -405,7 +406,7 @@ export class Bridge {
    * The import object for a module the embedder provides; fields declared with
    * suspend() become suspending imports.
    * @param {string} moduleName @param {Record<string, unknown>} fields
-   * @param {(module: string, name: string) => import('./wasm-binary.mjs').FuncType | undefined} [typeOf]  the type the
+   * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]  the type the
    *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
    */
   userImports(moduleName, fields, typeOf = () => undefined) {
@@ -503,7 +504,7 @@ export class Bridge {
     // The program's import object, as given: modules loaded later resolve their
     // imports from it.
     this.baseImports ??= Object.fromEntries(Object.entries(importObject).map(([m, f]) => [m, { ...f }]));
-    /** @type {(import('./gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
+    /** @type {(import('./wasm/gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
     const wrapped = [];
     for (const [module, fields] of Object.entries(importObject)) {
       for (const [field, value] of Object.entries(fields)) {
@@ -1144,7 +1145,7 @@ export class Bridge {
    */
   attach(instance, shape) {
     const x = /** @type {Record<string, any>} */ (instance.exports);
-    /** @type {import('./registers.mjs').Register[]} */
+    /** @type {import('./wasm/registers.mjs').Register[]} */
     const registers = shape.handlers.map((h) => ({
       name: h.name, module: this.programName, type: h.type, role: 'handler', global: x[h.exportName],
     }));
@@ -1207,7 +1208,7 @@ export class Bridge {
     const old = this.regs;
     const registers = [
       ...old.layout.registers,
-      ...added.map((a) => /** @type {import('./registers.mjs').Register} */ ({ ...a, role: 'handler' })),
+      ...added.map((a) => /** @type {import('./wasm/registers.mjs').Register} */ ({ ...a, role: 'handler' })),
     ];
     const live = [0];
     for (const t of this.scheduler.live) if (t._slot !== 0) live.push(t._slot);

@@ -9,7 +9,7 @@ import {
 } from '../browser/abi.mjs';
 import { AbiError } from '../browser/errors.mjs';
 import { SERVICE_IMPORTS } from '../browser/services.mjs';
-import { formatFuncType, readModuleInfo } from '../browser/wasm-binary.mjs';
+import { formatFuncType, readModuleInfo } from '../browser/wasm/binary.mjs';
 
 /** The modules whose imports the runtime provides itself. */
 const RUNTIME_MODULES = ['snail', 'wasi_snapshot_preview1'];

@@ -2,7 +2,7 @@
 // that no other case proved on its own. They run in Node and in Chromium.
 import { adapterContract } from '../../host/browser/adapter-contract.mjs';
 import { adapter, CancelledError, MemoryStorage, Runtime, Status, suspend } from '../../host/browser/index.mjs';
-import { Code, ModuleWriter, op } from '../../host/browser/wasm-binary.mjs';
+import { Code, ModuleWriter, op } from '../../host/browser/wasm/binary.mjs';
 import { assert } from './assert.mjs';
 import { assertQuiet, loadCancellation, nextTurn, until } from './support.mjs';
 

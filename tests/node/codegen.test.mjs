@@ -53,11 +53,12 @@ function built(make) {
 }
 
 capturing = [];
-const gates = await import('../../host/browser/gates.mjs');
+const gates = await import('../../host/browser/wasm/gates.mjs');
 const probe = capturing;
 capturing = null;
-const { createCarriers, createRegisterFile } = await import('../../host/browser/registers.mjs');
-const { createGates, createWrappers, WORDS_END } = await import('../../host/browser/gates.mjs');
+const { createRegisterFile } = await import('../../host/browser/wasm/registers.mjs');
+const { createCarriers } = await import('../../host/browser/wasm/carriers.mjs');
+const { createGates, createWrappers, WORDS_END } = await import('../../host/browser/wasm/gates.mjs');
 
 /** The waits of a program: one of every result type the wrappers support. */
 const WAITS = [

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { GENERATION, WORDS_END } from '../../host/browser/gates.mjs';
+import { GENERATION, WORDS_END } from '../../host/browser/wasm/gates.mjs';
 import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
@@ -64,7 +64,7 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
 });
 
 // White-box: the suspension wrappers save and install registers in their own
-// code, built for one register file (host/browser/gates.mjs). The plugin's
+// code, built for one register file (host/browser/wasm/gates.mjs). The plugin's
 // handler globals remake the register file, whose slots take the old one's
 // bytes with a wider stride: a task that began its wait in a build made for
 // the old file must install its registers from the new one, or it would read

@@ -46,8 +46,8 @@
 // bridge points at the current register file's `install`.
 // Until the first build, the dispatch table holds functions that refuse the
 // wait as outside any task (the program's start function).
-import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
-import { InternalError } from './errors.mjs';
+import { blockType, Code, ModuleWriter, op } from './binary.mjs';
+import { InternalError } from '../errors.mjs';
 import { registerCode } from './registers.mjs';
 
 /** Addresses in the shared memory: the words the bridge shares with the wrappers. */
