@@ -308,6 +308,35 @@ function moduleOf(text, dylink) {
   return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
 }
 
+test('modules: a_module_whose_dylink_section_is_cut_short_fails_to_load_saying_why', async () => {
+  const { rt } = await loadDynamic();
+  const name = [...new TextEncoder().encode('dylink.0')];
+  /** A module whose dylink.0 section holds `subsections`. @param {number[]} subsections */
+  const withDylink = (subsections) => {
+    const bytes = wat('(module)');
+    const payload = [name.length, ...name, ...subsections];
+    return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
+  };
+  const cases = [
+    // Memory info whose first LEB128 never ends.
+    { subsections: [1, 2, 0x80, 0x80], reason: 'unexpected end of the section' },
+    // Memory info said to be longer than the section.
+    { subsections: [1, 9, 0, 0, 0, 0], reason: 'a subsection extends past the end of the section' },
+    // A needed module whose name is longer than the section.
+    { subsections: [2, 3, 1, 5, 0x61], reason: 'unexpected end of the section' },
+  ];
+  for (const [i, { subsections, reason }] of cases.entries()) {
+    await assert.rejects(rt.loadModule(withDylink(subsections), { name: `cut${i}` }), (error) => {
+      assert.equal(error.name, 'ModuleLoadError');
+      assert.equal(error.status, Status.failed);
+      assert.equal(error.message, `module cut${i} has a bad dylink.0 section: ${reason}`);
+      return true;
+    });
+  }
+  assert.deepEqual(rt.modules, []);
+  await rt.close();
+});
+
 test('modules: a_side_module_gets_got_entries_for_symbols_only_it_exports', async () => {
   // clang -shared gives a side module's own default-visibility symbols GOT
   // imports; the loader fills them from the module's exports once it is

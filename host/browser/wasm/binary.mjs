@@ -21,16 +21,26 @@ export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b,
 
 export class WasmFormatError extends Error {}
 
-class Reader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
+/**
+ * Reads the binary format's encodings from bytes (a module, or a custom
+ * section's payload), failing with a WasmFormatError at their end.
+ */
+export class Reader {
+  /** @param {Uint8Array} bytes @param {string} [what]  what the bytes are, for errors */
+  constructor(bytes, what = 'module') {
     this.bytes = bytes;
+    this.what = what;
     this.pos = 0;
   }
+  /** Whether every byte has been read. */
+  done() {
+    return this.pos >= this.bytes.length;
+  }
   byte() {
-    if (this.pos >= this.bytes.length) throw new WasmFormatError('unexpected end of module');
+    if (this.pos >= this.bytes.length) throw new WasmFormatError(`unexpected end of ${this.what}`);
     return this.bytes[this.pos++];
   }
+  /** An unsigned LEB128 of at most 32 bits. */
   u32() {
     let result = 0;
     let shift = 0;
@@ -45,8 +55,10 @@ class Reader {
   skipLeb() {
     while (this.byte() & 0x80);
   }
+  /** A UTF-8 string, after its length. */
   name() {
     const n = this.u32();
+    if (this.pos + n > this.bytes.length) throw new WasmFormatError(`unexpected end of ${this.what}`);
     const s = new TextDecoder().decode(this.bytes.subarray(this.pos, this.pos + n));
     this.pos += n;
     return s;
