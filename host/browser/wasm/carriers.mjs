@@ -28,6 +28,30 @@ export const CARRIER_INSTALL = 1; // (slot) -> (): the slot's registers (0: the 
  *   module's current(slot), which a carrier calls once it entered a start
  */
 export function createCarriers({ entries, table, stackSize, next, idle, ask, setCurrent }) {
+  const bytes = carriersModule({ entries: entries.length, table: Boolean(table), stackSize, current: Boolean(setCurrent) });
+  /** @type {Record<string, Record<string, any>>} */
+  const imports = {
+    js: { next, idle: new WebAssembly.Suspending(idle), ask },
+    entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
+  };
+  if (setCurrent) imports.gates = { current: /** @type {any} */ (setCurrent) };
+  if (table) imports.program = { table };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (bytes)), imports);
+  const x = /** @type {any} */ (instance.exports);
+  return new Carriers(x.carrier, x.drop, x.memory, x.registers);
+}
+
+/**
+ * The carriers' module: carrier(slot), drop(fn, arg), the slot words'
+ * memory and the register table (CARRIER_START, CARRIER_INSTALL). Imports
+ * js.next, js.idle (suspending) and js.ask, a function entries.I per named
+ * entry, and, when asked for, the program's function table (program.table)
+ * and the suspension module's current(slot) (gates.current).
+ * @param {{ entries: number, table: boolean, stackSize: number, current: boolean }} spec
+ *   how many named entries the program has, and whether it has a function table
+ *   and a suspension module
+ */
+export function carriersModule({ entries, table, stackSize, current }) {
   const stride = SLOT_WORDS * 4;
   const entryOffset = 0;
   const w = new ModuleWriter();
@@ -35,8 +59,8 @@ export function createCarriers({ entries, table, stackSize, next, idle, ask, set
   const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
   const fnAsk = w.importFunc('js', 'ask', [], ['i32']);
   // The suspension module's current(slot): the task whose Wasm now runs.
-  const fnCurrent = setCurrent ? w.importFunc('gates', 'current', ['i32'], []) : -1;
-  const fnEntries = entries.map((e, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
+  const fnCurrent = current ? w.importFunc('gates', 'current', ['i32'], []) : -1;
+  const fnEntries = Array.from({ length: entries }, (_, i) => w.importFunc('entries', String(i), ['i32'], ['i32']));
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const registerTable = w.table('funcref', 2);
   w.memory(1);
@@ -130,16 +154,7 @@ export function createCarriers({ entries, table, stackSize, next, idle, ask, set
   }
   w.export('memory', 'memory', 0);
   w.export('registers', 'table', registerTable);
-  /** @type {Record<string, Record<string, any>>} */
-  const imports = {
-    js: { next, idle: new WebAssembly.Suspending(idle), ask },
-    entries: Object.fromEntries(entries.map((e, i) => [String(i), e.fn])),
-  };
-  if (setCurrent) imports.gates = { current: /** @type {any} */ (setCurrent) };
-  if (table) imports.program = { table };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), imports);
-  const x = /** @type {any} */ (instance.exports);
-  return new Carriers(x.carrier, x.drop, x.memory, x.registers);
+  return w.bytes();
 }
 
 /** Words per slot in the carriers' memory: entry, argument, drop function, stack segment, bindings. */

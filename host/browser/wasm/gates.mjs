@@ -69,25 +69,33 @@ const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
  */
 export const canWrap = (() => {
   try {
-    const w = new ModuleWriter();
-    w.importTag('js', 'tag', ['externref']);
-    const table = w.table('funcref', 1);
-    const c = new Code();
-    c.emit(op.block, 0x6f);
-    c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
-    c.emit(op.end);
-    c.emit(op.unreachable);
-    c.emit(op.end);
-    c.emit(op.drop);
-    c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
-    w.func([], [], c);
     const g = /** @type {any} */ (globalThis).WebAssembly;
-    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag } });
+    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (probeModule())), { js: { tag: g.JSTag } });
     return g.JSTag !== undefined;
   } catch {
     return false;
   }
 })();
+
+/**
+ * The module canWrap instantiates: a function that catches with the JS tag
+ * (import js.tag) in a try_table and ends in a tail call.
+ */
+export function probeModule() {
+  const w = new ModuleWriter();
+  w.importTag('js', 'tag', ['externref']);
+  const table = w.table('funcref', 1);
+  const c = new Code();
+  c.emit(op.block, 0x6f);
+  c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
+  c.emit(op.end);
+  c.emit(op.unreachable);
+  c.emit(op.end);
+  c.emit(op.drop);
+  c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
+  w.func([], [], c);
+  return w.bytes();
+}
 
 /**
  * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
@@ -134,6 +142,53 @@ const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined
  */
 export function createGates(list, callbacks, memory, shared) {
   const first = shared?.entries.length ?? 0;
+  const table = shared?.dispatch ?? new WebAssembly.Table({ element: 'anyfunc', initial: 0 });
+  table.grow(first + list.length - table.length);
+  /** @type {Entry[]} */
+  const entries = shared?.entries ?? [];
+  const helpers = shared?.helpers ?? {
+    tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
+    raise: (/** @type {unknown} */ error) => { throw error; },
+    foreign: (/** @type {number} */ slot, /** @type {number} */ at) => callbacks.foreign(slot, entries[at].key),
+  };
+  for (const t of new Set(list.map((i) => i.results[0] ?? null))) {
+    const name = t ?? 'void';
+    if (`after_${name}` in helpers) continue;
+    const z = /** @type {any} */ (ZERO)[name];
+    helpers[`after_${name}`] = t === null ? (/** @type {number} */ s) => callbacks.after(s, undefined, z) : (/** @type {number} */ s, /** @type {unknown} */ v) => callbacks.after(s, v, z);
+    helpers[`fail_${name}`] = (/** @type {number} */ s, /** @type {unknown} */ e) => callbacks.fail(s, e, z);
+    helpers[`park_${name}`] = new WebAssembly.Suspending((/** @type {number} */ s) => callbacks.park(s));
+  }
+  /** @type {Record<string, any>} */
+  const js = { foreign: helpers.foreign, dispatch: table, memory };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (stubsModule(list, first))), { js });
+  const x = /** @type {Record<string, any>} */ (instance.exports);
+  list.forEach((imp, i) => {
+    const at = first + i;
+    entries.push({ ...imp, at, begin: new WebAssembly.Suspending(callbacks.begin(imp.key)) });
+    table.set(at, x[`refuse.${at}`]);
+  });
+  // Set with the first wrappers, the only code that calls it.
+  const registers = shared?.registers ?? new WebAssembly.Table({ element: 'anyfunc', initial: 1 });
+  return {
+    wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
+    setCurrent: shared ? shared.setCurrent : x.current,
+    memory,
+    registers,
+    dispatch: table,
+    entries,
+    helpers,
+  };
+}
+
+/**
+ * The stubs of the imports in `list`, at entries `first` on of the dispatch
+ * table (import js.dispatch), with the functions that refuse their waits
+ * until the wrappers are built (`refuse.AT`) and current(slot). Imports
+ * js.foreign and js.memory.
+ * @param {WrappedImport[]} list @param {number} first
+ */
+export function stubsModule(list, first) {
   const w = new ModuleWriter();
   const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
   const dispatch = w.importTable('js', 'dispatch', 'funcref', first + list.length);
@@ -159,43 +214,7 @@ export function createGates(list, callbacks, memory, shared) {
     w.export('current', 'function', w.func(['i32'], [], c));
   }
 
-  const table = shared?.dispatch ?? new WebAssembly.Table({ element: 'anyfunc', initial: 0 });
-  table.grow(first + list.length - table.length);
-  /** @type {Entry[]} */
-  const entries = shared?.entries ?? [];
-  const helpers = shared?.helpers ?? {
-    tag: /** @type {any} */ (globalThis).WebAssembly.JSTag,
-    raise: (/** @type {unknown} */ error) => { throw error; },
-    foreign: (/** @type {number} */ slot, /** @type {number} */ at) => callbacks.foreign(slot, entries[at].key),
-  };
-  for (const t of new Set(list.map((i) => i.results[0] ?? null))) {
-    const name = t ?? 'void';
-    if (`after_${name}` in helpers) continue;
-    const z = /** @type {any} */ (ZERO)[name];
-    helpers[`after_${name}`] = t === null ? (/** @type {number} */ s) => callbacks.after(s, undefined, z) : (/** @type {number} */ s, /** @type {unknown} */ v) => callbacks.after(s, v, z);
-    helpers[`fail_${name}`] = (/** @type {number} */ s, /** @type {unknown} */ e) => callbacks.fail(s, e, z);
-    helpers[`park_${name}`] = new WebAssembly.Suspending((/** @type {number} */ s) => callbacks.park(s));
-  }
-  /** @type {Record<string, any>} */
-  const js = { foreign: helpers.foreign, dispatch: table, memory };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js });
-  const x = /** @type {Record<string, any>} */ (instance.exports);
-  list.forEach((imp, i) => {
-    const at = first + i;
-    entries.push({ ...imp, at, begin: new WebAssembly.Suspending(callbacks.begin(imp.key)) });
-    table.set(at, x[`refuse.${at}`]);
-  });
-  // Set with the first wrappers, the only code that calls it.
-  const registers = shared?.registers ?? new WebAssembly.Table({ element: 'anyfunc', initial: 1 });
-  return {
-    wrappers: Object.fromEntries(list.map((imp) => [imp.key, x[imp.key]])),
-    setCurrent: shared ? shared.setCurrent : x.current,
-    memory,
-    registers,
-    dispatch: table,
-    entries,
-    helpers,
-  };
+  return w.bytes();
 }
 
 /**
@@ -211,6 +230,34 @@ export function createWrappers(gates, file) {
   const generation = words[GENERATION >> 2] + 1;
   const { entries } = gates;
   const layout = file.layout;
+  const bytes = wrappersModule(entries, layout, generation);
+
+  /** @type {Record<string, any>} */
+  const js = { ...gates.helpers, registers: gates.registers, memory: gates.memory };
+  /** @type {Record<string, any>} */
+  const begin = Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin]));
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (bytes)), {
+    js,
+    begin,
+    registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
+    file: { externs: file.externTable, funcs: file.funcTable },
+  });
+  const x = /** @type {Record<string, Function>} */ (instance.exports);
+  for (const imp of entries) gates.dispatch.set(imp.at, x[String(imp.at)]);
+  words[GENERATION >> 2] = generation;
+}
+
+/**
+ * The wrappers of `entries` for registers of `layout`, of build `generation`:
+ * export AT is the wrapper of the entry at AT. Imports the JavaScript side of
+ * every wait (begin.AT), the registers' globals (registers.I, in the layout's
+ * order), the register file's reference tables (file.externs, file.funcs) and,
+ * from js, the JS tag, raise, foreign, after/fail/park per result type, the
+ * register table and the memory of the words and slots.
+ * @param {{ at: number, params: string[], results: string[] }[]} entries
+ * @param {import('./registers.mjs').Layout} layout @param {number} generation
+ */
+export function wrappersModule(entries, layout, generation) {
   const w = new ModuleWriter();
   const tag = w.importTag('js', 'tag', ['externref']);
   const raise = w.importFunc('js', 'raise', ['externref'], []);
@@ -367,18 +414,5 @@ export function createWrappers(gates, file) {
     c.emit(op.unreachable);
     w.export(String(imp.at), 'function', w.func(imp.params, imp.results, c));
   });
-
-  /** @type {Record<string, any>} */
-  const js = { ...gates.helpers, registers: gates.registers, memory: gates.memory };
-  /** @type {Record<string, any>} */
-  const begin = Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin]));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
-    js,
-    begin,
-    registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
-    file: { externs: file.externTable, funcs: file.funcTable },
-  });
-  const x = /** @type {Record<string, Function>} */ (instance.exports);
-  for (const imp of entries) gates.dispatch.set(imp.at, x[String(imp.at)]);
-  words[GENERATION >> 2] = generation;
+  return w.bytes();
 }

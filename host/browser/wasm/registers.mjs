@@ -34,13 +34,21 @@ const WIDE = new Set(['i64', 'f64']);
  */
 
 /**
- * The layout of the slots of these registers (in this order), from byte
- * `base` on: 64-bit registers first, each at an 8-aligned offset, then the
+ * The layout of the slots of these registers, from byte `base` on. The
+ * layout's registers are the handlers first, so that a binding vector is one
+ * contiguous prefix of a slot, then the others, each in the order given. In a
+ * slot, 64-bit registers come first, each at an 8-aligned offset, then the
  * 32-bit ones in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
- * @param {Register[]} registers @param {number} base
+ * @param {Register[]} given @param {number} base
  * @returns {Layout}
  */
-function slotLayout(registers, base) {
+export function slotLayout(given, base) {
+  const registers = [...given.filter((r) => r.role === 'handler'), ...given.filter((r) => r.role !== 'handler')];
+  for (const r of registers) {
+    if (!NUMERIC.has(r.type) && r.type !== 'externref' && r.type !== 'funcref') {
+      throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
+    }
+  }
   /** @type {Map<Register, Place>} */
   const places = new Map();
   let bytes = 0;
@@ -119,15 +127,22 @@ export function registerCode({ stride, base, externs, funcs, places }, { globalO
  * @param {{ registers: Register[], memory: WebAssembly.Memory, base: number }} spec
  */
 export function createRegisterFile({ registers, memory, base }) {
-  // Handlers first, so that a binding vector is one contiguous prefix of a slot.
-  const ordered = [...registers.filter((r) => r.role === 'handler'), ...registers.filter((r) => r.role !== 'handler')];
-  for (const r of ordered) {
-    if (!NUMERIC.has(r.type) && r.type !== 'externref' && r.type !== 'funcref') {
-      throw new TypeError(`register ${r.name} has unsupported type ${r.type}`);
-    }
-  }
-  const layout = slotLayout(ordered, base);
+  const layout = slotLayout(registers, base);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (registerFileModule(layout))), {
+    registers: { ...Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])), memory },
+  });
+  return new RegisterFile(instance, memory, layout);
+}
 
+/**
+ * The register file of registers of `layout`: save, install, suspend,
+ * capture and start, and the slots' reference tables (externs, funcs).
+ * Imports the registers' globals (registers.I, in the layout's order) and
+ * the slots' memory (registers.memory).
+ * @param {Layout} layout
+ */
+export function registerFileModule(layout) {
+  const ordered = layout.registers;
   const w = new ModuleWriter();
   /** @type {Map<Register, number>} */
   const globalIndexOf = new Map();
@@ -193,11 +208,7 @@ export function createRegisterFile({ registers, memory, base }) {
   }
   w.export('externs', 'table', externTable);
   w.export('funcs', 'table', funcTable);
-
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
-    registers: { ...Object.fromEntries(ordered.map((r, i) => [String(i), r.global])), memory },
-  });
-  return new RegisterFile(instance, memory, layout);
+  return w.bytes();
 }
 
 /** The instantiated register file of one program. */
