@@ -19,6 +19,7 @@ import { test } from 'node:test';
 
 import wabtInit from 'wabt';
 
+import { catchAll, Code, ModuleWriter, op } from '../../host/browser/wasm/binary.mjs';
 import { carriersModule } from '../../host/browser/wasm/carriers.mjs';
 import { probeModule, stubsModule, WORDS_END, wrappersModule } from '../../host/browser/wasm/gates.mjs';
 import { registerFileModule, slotLayout } from '../../host/browser/wasm/registers.mjs';
@@ -111,6 +112,28 @@ const CASES = [
   },
 ];
 
+/**
+ * Where a golden file and the module made now differ: the first lines of the
+ * text that differ, with a little context (a whole module would bury them),
+ * or, when the text is the same, the header with the size and digest.
+ * @param {string} actual @param {string} expected
+ */
+function difference(actual, expected) {
+  const a = actual.split('\n');
+  const e = expected.split('\n');
+  let i = HEADER_LINES;
+  while (i < a.length && i < e.length && a[i] === e[i]) i++;
+  if (i === Math.max(a.length, e.length)) {
+    return ['the text is the same, the bytes are not:', `- ${e[1]}`, `+ ${a[1]}`].join('\n');
+  }
+  const from = Math.max(HEADER_LINES, i - 3);
+  const lines = (/** @type {string[]} */ text, /** @type {string} */ sign) => text.slice(i, i + 4).map((line) => `${sign} ${line}`);
+  return [`at line ${i + 1}:`, ...a.slice(from, i).map((line) => `  ${line}`), ...lines(e, '-'), ...lines(a, '+')].join('\n');
+}
+
+/** The lines before the text: what the case is, the module's size and digest. */
+const HEADER_LINES = 2;
+
 /** @param {string} name @param {string} about @param {Uint8Array} bytes */
 function golden(name, about, bytes) {
   const mod = wabt.readWasm(bytes, { ...features, check: true });
@@ -146,6 +169,53 @@ for (const { name, about, bytes } of CASES) {
       return;
     }
     assert.ok(fs.existsSync(file), `${file} exists (SNAIL_UPDATE_GOLDEN=1 writes it)`);
-    assert.equal(actual, fs.readFileSync(file, 'utf8'), `${name}: the generated module differs from tests/codegen/${name}.wat`);
+    const expected = fs.readFileSync(file, 'utf8');
+    if (actual !== expected) assert.fail(`${name}: the generated module differs from tests/codegen/${name}.wat\n${difference(actual, expected)}`);
   });
 }
+
+test('codegen: a_branch_names_a_label_and_gets_its_depth_from_where_it_is', () => {
+  const c = new Code([]);
+  c.block(null, (outer) => {
+    c.loop(null, (inner) => {
+      c.i32(1).brIf(outer).br(inner);
+      c.tryTable(null, [catchAll(outer)], () => c.br(outer));
+    });
+  });
+  // br_if 1 (outer, from the loop), br 0 (the loop), then the catch clause's
+  // label counts from outside the try_table (1), the br in it from inside (2).
+  assert.deepEqual(c.bytes, [
+    op.block, 0x40, op.loop, 0x40, op.i32_const, 1, op.br_if, 1, op.br, 0,
+    op.try_table, 0x40, 1, 0x02, 1, op.br, 2, op.end, op.end, op.end,
+  ]);
+});
+
+test('codegen: the_writer_refuses_branches_to_closed_labels_and_bodies_left_open_as_internal_errors', () => {
+  const c = new Code(['i32']);
+  /** @type {any} */
+  let closed = null;
+  c.block(null, (label) => { closed = label; });
+  assert.throws(() => c.br(closed), { name: 'InternalError', message: /branches to a label that is not open/ });
+  assert.throws(() => c.tryTable(null, [catchAll(closed)], () => {}), { name: 'InternalError', message: /branches to a label that is not open/ });
+  // A label of another body is not open in this one.
+  const other = new Code([]);
+  other.block(null, (label) => {
+    assert.throws(() => new Code([]).block(null, () => c.br(label)), { name: 'InternalError' });
+  });
+  const w = new ModuleWriter();
+  const open = new Code([]);
+  open.enter();
+  assert.throws(() => w.func([], [], open), { name: 'InternalError', message: /ends inside a construct/ });
+  assert.throws(() => w.func(['i64'], [], new Code(['i32'])), { name: 'InternalError', message: /written for other parameters/ });
+  const nested = new Code([]);
+  const outer = nested.enter();
+  nested.enter();
+  assert.throws(() => nested.leave(outer), { name: 'InternalError', message: /ends out of order/ });
+});
+
+test('codegen: locals_are_numbered_after_the_parameters_the_body_was_written_for', () => {
+  const c = new Code(['i32', 'f64']);
+  assert.deepEqual([c.local('i32'), c.local('externref')], [2, 3]);
+  // Without parameters given, a local's index counts the locals only.
+  assert.equal(new Code().local('i32'), 0);
+});

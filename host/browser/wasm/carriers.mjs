@@ -6,9 +6,19 @@
 // register file's `start` and `install` (registers.mjs). The carriers are
 // built once per program; the register file is rebuilt when a loaded module
 // brings new registers, and the carriers are pointed at the new one.
-import { Code, leb, ModuleWriter, op } from './binary.mjs';
+import { Code, ModuleWriter, op } from './binary.mjs';
 
 const PAGE = 65536;
+
+/**
+ * The words of a slot in the carriers' memory, by index: what a start runs
+ * (a table index, or a named entry's -1 - index), its argument, its drop
+ * function, the lowest address of its stack segment and the slot its bindings
+ * come from.
+ */
+const WORD = { entry: 0, arg: 1, drop: 2, low: 3, bindings: 4 };
+/** Words per slot. */
+const SLOT_WORDS = 5;
 
 /** @typedef {{ name: string, fn: Function }} NamedEntry  a program's entry: its name and its export */
 
@@ -53,7 +63,6 @@ export function createCarriers({ entries, table, stackSize, next, idle, ask, set
  */
 export function carriersModule({ entries, table, stackSize, current }) {
   const stride = SLOT_WORDS * 4;
-  const entryOffset = 0;
   const w = new ModuleWriter();
   const fnNext = w.importFunc('js', 'next', ['i32', 'i32'], ['i32']);
   const fnIdle = w.importFunc('js', 'idle', [], ['i32']);
@@ -64,16 +73,12 @@ export function carriersModule({ entries, table, stackSize, current }) {
   const programTable = table ? w.importTable('program', 'table', 'funcref', 0) : -1;
   const registerTable = w.table('funcref', 2);
   w.memory(1);
-  /** Emits `slot * stride` into local `base`. @param {Code} c @param {number} slotLocal @param {number} baseLocal */
-  const slotBase = (c, slotLocal, baseLocal) => {
-    c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
-  };
   // drop(fn, arg): call a drop function (i32) -> () of the program's table.
   {
-    const c = new Code();
+    const c = new Code(['i32', 'i32']);
+    const [fn, arg] = [0, 1];
     if (programTable >= 0) {
-      c.idx(op.local_get, 1).idx(op.local_get, 0);
-      c.idx(op.call_indirect, w.type(['i32'], [])).bytes.push(...leb(programTable));
+      c.localGet(arg).localGet(fn).callIndirect(w.type(['i32'], []), programTable);
     } else {
       c.emit(op.unreachable);
     }
@@ -81,74 +86,66 @@ export function carriersModule({ entries, table, stackSize, current }) {
   }
   // carrier(slot): run the task in `slot`, then whatever next() hands over.
   {
-    const c = new Code();
-    const params = 1;
-    const entry = params + c.local('i32');
-    const result = params + c.local('i32');
-    const base = params + c.local('i32');
-    c.emit(op.loop, op.void);
-    slotBase(c, 0, base);
-    // start(bindings, low, size): the start's registers.
-    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 16);
-    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 12);
-    c.i32(stackSize).i32(CARRIER_START);
-    c.idx(op.call_indirect, w.type(['i32', 'i32', 'i32'], [])).bytes.push(...leb(registerTable));
-    // Only now is the task's Wasm running: a wait begun after its grant and
-    // before this (JavaScript calling an export directly) is not the task's.
-    if (fnCurrent >= 0) c.idx(op.local_get, 0).idx(op.call, fnCurrent);
-    c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset).idx(op.local_set, entry);
-    // if (entry >= 0) result = table[entry](arg) else result = entries[-entry-1](arg)
-    c.idx(op.local_get, entry).i32(0).emit(op.i32_ge_s);
-    c.emit(op.if, op.void);
-    if (programTable >= 0) {
-      c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 4);
-      c.idx(op.local_get, entry);
-      c.idx(op.call_indirect, w.type(['i32'], ['i32'])).bytes.push(...leb(programTable));
-      c.idx(op.local_set, result);
-    } else {
-      c.emit(op.unreachable);
-    }
-    c.emit(op.else);
-    const n = fnEntries.length;
-    if (n === 0) {
-      c.emit(op.unreachable);
-    } else {
-      c.emit(op.block, op.void); // $done
-      c.emit(op.block, op.void); // $default
-      for (let i = n - 1; i >= 0; i--) c.emit(op.block, op.void);
-      c.i32(-1).idx(op.local_get, entry).emit(op.i32_sub); // -1 - entry = -entry - 1
-      c.brTable([...Array(n).keys()], n);
-      for (let i = 0; i < n; i++) {
-        c.emit(op.end);
-        c.idx(op.local_get, base).mem(op.i32_load, 2, entryOffset + 4);
-        c.idx(op.call, fnEntries[i]).idx(op.local_set, result);
-        c.idx(op.br, n - i);
-      }
-      c.emit(op.end); // $default
-      c.emit(op.unreachable);
-      c.emit(op.end); // $done
-    }
-    c.emit(op.end); // if
-    // install(0): the defaults, now that the task returned.
-    c.i32(0).i32(CARRIER_INSTALL);
-    c.idx(op.call_indirect, w.type(['i32'], [])).bytes.push(...leb(registerTable));
-    // next() hands over the next start (> 0), ends the carrier (0), or parks it
-    // (< 0): then idle() suspends it until a start needs a stack (> 0), the
-    // runtime lets it go (0), or a dispatch wakes it to pick the start itself
-    // (< 0): ask() answers as next() does.
-    c.idx(op.local_get, 0).idx(op.local_get, result).idx(op.call, fnNext).idx(op.local_set, 0);
-    c.emit(op.block, op.void); // $out
-    c.emit(op.loop, op.void); // $wait
-    c.idx(op.local_get, 0).i32(0).emit(op.i32_ge_s).idx(op.br_if, 1);
-    c.idx(op.call, fnIdle).idx(op.local_tee, 0);
-    c.i32(0).emit(op.i32_ge_s).idx(op.br_if, 1);
-    c.idx(op.call, fnAsk).idx(op.local_set, 0);
-    c.idx(op.br, 0);
-    c.emit(op.end); // $wait
-    c.emit(op.end); // $out
-    c.idx(op.local_get, 0);
-    c.idx(op.br_if, 0);
-    c.emit(op.end); // loop
+    const c = new Code(['i32']);
+    const slot = 0;
+    const entry = c.local('i32');
+    const result = c.local('i32');
+    const base = c.local('i32');
+    /** Pushes word `name` of the slot at byte `base`. @param {keyof typeof WORD} name */
+    const word = (name) => c.localGet(base).load('i32', WORD[name] * 4);
+    c.loop(null, (again) => {
+      c.localGet(slot).i32(stride).emit(op.i32_mul).localSet(base);
+      // start(bindings, low, size): the start's registers.
+      word('bindings');
+      word('low');
+      c.i32(stackSize).i32(CARRIER_START).callIndirect(w.type(['i32', 'i32', 'i32'], []), registerTable);
+      // Only now is the task's Wasm running: a wait begun after its grant and
+      // before this (JavaScript calling an export directly) is not the task's.
+      if (fnCurrent >= 0) c.localGet(slot).call(fnCurrent);
+      word('entry');
+      c.localSet(entry);
+      // A table index (>= 0) runs table[entry](arg), a named entry (< 0)
+      // entries[-entry - 1](arg).
+      c.localGet(entry).i32(0).emit(op.i32_ge_s);
+      c.if(() => {
+        if (programTable < 0) {
+          c.emit(op.unreachable);
+          return;
+        }
+        word('arg');
+        c.localGet(entry).callIndirect(w.type(['i32'], ['i32']), programTable).localSet(result);
+      }, () => {
+        if (fnEntries.length === 0) {
+          c.emit(op.unreachable);
+          return;
+        }
+        c.switch(
+          () => c.i32(-1).localGet(entry).emit(op.i32_sub), // -1 - entry = -entry - 1
+          fnEntries.map((fn) => () => {
+            word('arg');
+            c.call(fn).localSet(result);
+          }),
+          () => c.emit(op.unreachable),
+        );
+      });
+      // install(0): the defaults, now that the task returned.
+      c.i32(0).i32(CARRIER_INSTALL).callIndirect(w.type(['i32'], []), registerTable);
+      // next() hands over the next start (> 0), ends the carrier (0), or parks it
+      // (< 0): then idle() suspends it until a start needs a stack (> 0), the
+      // runtime lets it go (0), or a dispatch wakes it to pick the start itself
+      // (< 0): ask() answers as next() does.
+      c.localGet(slot).localGet(result).call(fnNext).localSet(slot);
+      c.block(null, (out) => {
+        c.loop(null, (wait) => {
+          c.localGet(slot).i32(0).emit(op.i32_ge_s).brIf(out);
+          c.call(fnIdle).localTee(slot);
+          c.i32(0).emit(op.i32_ge_s).brIf(out);
+          c.call(fnAsk).localSet(slot);
+          c.br(wait);
+        });
+      });
+      c.localGet(slot).brIf(again);
+    });
     c.i32(0);
     w.export('carrier', 'function', w.func(['i32'], ['i32'], c));
   }
@@ -157,8 +154,6 @@ export function carriersModule({ entries, table, stackSize, current }) {
   return w.bytes();
 }
 
-/** Words per slot in the carriers' memory: entry, argument, drop function, stack segment, bindings. */
-const SLOT_WORDS = 5;
 
 /** The carriers of one program and their slot words. */
 export class Carriers {
@@ -200,10 +195,10 @@ export class Carriers {
    */
   setEntry(slot, entry, arg, drop, bindings) {
     const at = slot * SLOT_WORDS;
-    this.words[at] = entry;
-    this.words[at + 1] = arg;
-    this.words[at + 2] = drop;
-    this.words[at + 4] = bindings;
+    this.words[at + WORD.entry] = entry;
+    this.words[at + WORD.arg] = arg;
+    this.words[at + WORD.drop] = drop;
+    this.words[at + WORD.bindings] = bindings;
   }
 
   /**
@@ -211,21 +206,21 @@ export class Carriers {
    * @param {number} slot @param {number} low
    */
   setStart(slot, low) {
-    this.words[slot * SLOT_WORDS + 3] = low;
+    this.words[slot * SLOT_WORDS + WORD.low] = low;
   }
 
   /** The lowest address of the stack segment of the start in `slot`, 0 if none. @param {number} slot */
   lowOf(slot) {
-    return this.words[slot * SLOT_WORDS + 3];
+    return this.words[slot * SLOT_WORDS + WORD.low];
   }
 
   /** The argument of the start in `slot`. @param {number} slot */
   argOf(slot) {
-    return this.words[slot * SLOT_WORDS + 1];
+    return this.words[slot * SLOT_WORDS + WORD.arg];
   }
 
   /** The drop function of the start in `slot`, 0 if none. @param {number} slot */
   dropOf(slot) {
-    return this.words[slot * SLOT_WORDS + 2];
+    return this.words[slot * SLOT_WORDS + WORD.drop];
   }
 }

@@ -46,7 +46,7 @@
 // bridge points at the current register file's `install`.
 // Until the first build, the dispatch table holds functions that refuse the
 // wait as outside any task (the program's start function).
-import { blockType, Code, ModuleWriter, op } from './binary.mjs';
+import { catchTag, Code, ModuleWriter, op } from './binary.mjs';
 import { InternalError } from '../errors.mjs';
 import { registerCode } from './registers.mjs';
 
@@ -83,16 +83,15 @@ export const canWrap = (() => {
  */
 export function probeModule() {
   const w = new ModuleWriter();
-  w.importTag('js', 'tag', ['externref']);
+  const tag = w.importTag('js', 'tag', ['externref']);
   const table = w.table('funcref', 1);
-  const c = new Code();
-  c.emit(op.block, 0x6f);
-  c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
-  c.emit(op.end);
-  c.emit(op.unreachable);
-  c.emit(op.end);
+  const c = new Code([]);
+  c.block('externref', (caught) => {
+    c.tryTable(null, [catchTag(tag, caught)], () => {});
+    c.emit(op.unreachable);
+  });
   c.emit(op.drop);
-  c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
+  c.i32(0).returnCallIndirect(w.type([], []), table);
   w.func([], [], c);
   return w.bytes();
 }
@@ -197,20 +196,20 @@ export function stubsModule(list, first) {
     const at = first + i;
     const type = w.type(imp.params, imp.results);
     // The stub: the wrapper at `at`, with the same arguments, in its place.
-    const stub = new Code();
-    for (let p = 0; p < imp.params.length; p++) stub.idx(op.local_get, p);
-    stub.i32(at).idx(op.return_call_indirect, type).imm(dispatch);
+    const stub = new Code(imp.params);
+    for (let p = 0; p < imp.params.length; p++) stub.localGet(p);
+    stub.i32(at).returnCallIndirect(type, dispatch);
     w.export(imp.key, 'function', w.func(imp.params, imp.results, stub));
     // Until the wrappers are built, a wait is outside any task.
-    const refuse = new Code();
-    refuse.i32(0).i32(at).idx(op.call, foreign).emit(op.unreachable);
+    const refuse = new Code(imp.params);
+    refuse.i32(0).i32(at).call(foreign).emit(op.unreachable);
     w.export(`refuse.${at}`, 'function', w.func(imp.params, imp.results, refuse));
   });
   // current(slot): the task whose Wasm now runs, for a carrier to call as it
   // enters a start.
   {
-    const c = new Code();
-    c.i32(0).idx(op.local_get, 0).mem(op.i32_store, 2, CURRENT);
+    const c = new Code(['i32']);
+    c.i32(0).localGet(0).store('i32', CURRENT);
     w.export('current', 'function', w.func(['i32'], [], c));
   }
 
@@ -287,27 +286,31 @@ export function wrappersModule(entries, layout, generation) {
   entries.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
     const fns = /** @type {{ after: number, fail: number, park: number }} */ (perType.get(t));
-    const c = new Code();
     const n = imp.params.length;
-    const slot = n + c.local('i32');
-    const err = n + c.local('externref');
-    const value = t === null ? -1 : n + c.local(t);
-    const kept = n + c.local('i32');
-    const base = n + c.local('i32');
-    const zero = n + c.local('i32'); // stays 0: the defaults' slot
+    const c = new Code(imp.params);
+    const slot = c.local('i32');
+    const err = c.local('externref');
+    const value = t === null ? -1 : c.local(t);
+    const kept = c.local('i32');
+    const base = c.local('i32');
+    const zero = c.local('i32'); // stays 0: the defaults' slot
+    /** Pushes the value the wait delivers, if it has one. */
+    const getValue = () => { if (t !== null) c.localGet(value); };
+    /** Keeps the value on the stack as the wait's value, if it has one. */
+    const setValue = () => { if (t !== null) c.localSet(value); };
     /**
      * The task's registers, from its slot: in line when this build is the
      * current one, else through the register table's INSTALL (a wait that
      * began in an older build).
      */
     const install = () => {
-      c.i32(0).mem(op.i32_load, 2, GENERATION).i32(generation).emit(op.i32_eq);
-      c.emit(op.if, op.void);
-      code.slotBase(c, slot, base);
-      code.install(c, layout.registers, slot, base);
-      c.emit(op.else);
-      c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).imm(registerTable);
-      c.emit(op.end);
+      c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
+      c.if(() => {
+        code.slotBase(c, slot, base);
+        code.install(c, layout.registers, slot, base);
+      }, () => {
+        c.localGet(slot).i32(INSTALL).callIndirect(slotFn, registerTable);
+      });
     };
     /**
      * The task's registers into its slot, and the defaults in. A wait always
@@ -321,96 +324,100 @@ export function wrappersModule(entries, layout, generation) {
     };
     /** Calls park when `after`/`fail` asked for it (and clears the flag). */
     const parkIfAsked = () => {
-      c.i32(0).mem(op.i32_load, 2, PARK);
-      c.emit(op.if, op.void);
-      c.i32(0).i32(0).mem(op.i32_store, 2, PARK);
-      c.idx(op.local_get, slot).idx(op.call, fns.park);
-      if (t !== null) c.idx(op.local_set, value);
-      c.emit(op.end);
+      c.i32(0).load('i32', PARK);
+      c.if(() => {
+        c.i32(0).i32(0).store('i32', PARK);
+        c.localGet(slot).call(fns.park);
+        setValue();
+      });
     };
     /** Pushes whether the task kept the permit (its slot is in the LENT word). */
     const keptPermit = () => {
-      c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
+      c.i32(0).load('i32', LENT).localGet(slot).emit(op.i32_eq);
     };
-    c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
-    // The permit holder waits with its permit lent, so this wait is not its
-    // own (an export called directly from JavaScript): refused before
-    // anything of the holder's changes.
+    /** Clears the LENT word: the task goes on, its permit no longer lent. */
+    const clearLent = () => {
+      c.i32(0).i32(0).store('i32', LENT);
+    };
+
+    c.i32(0).load('i32', CURRENT).localSet(slot);
     // At the wait the task's registers are saved and the defaults installed,
     // whatever then happens to the permit: while it waits, the handler
     // globals hold the defaults. With no task holding the permit (slot 0,
     // the defaults' own), the wait is refused here: the engine would throw
     // its own error for a suspension outside `promising` before the
     // JavaScript side could say what is wrong.
-    c.idx(op.local_get, slot);
-    c.emit(op.if, op.void);
-    keptPermit();
-    c.emit(op.if, op.void);
-    c.idx(op.local_get, slot).i32(imp.at).idx(op.call, foreign);
-    c.emit(op.end);
-    suspend();
-    // The task keeps the permit across the wait unless the JavaScript side
-    // gives it up (clears the word).
-    c.i32(0).idx(op.local_get, slot).mem(op.i32_store, 2, LENT);
-    c.emit(op.else);
-    c.i32(0).i32(imp.at).idx(op.call, foreign);
-    c.emit(op.end);
-    c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
-    c.emit(op.try_table, op.void, 1, 0x00).imm(tag).imm(0);
-    c.emit(op.block, op.void); // $done
-    c.emit(op.block, 0x6f); // $caught: an exception of the wait itself
-    // try_table (result t) (catch $tag $caught) ... end
-    c.emit(op.try_table, blockType(t), 1, 0x00).imm(tag).imm(0);
-    for (let p = 0; p < n; p++) c.idx(op.local_get, p);
-    c.idx(op.call, begins[i]);
-    c.emit(op.end);
-    if (t !== null) c.idx(op.local_set, value);
-    // The task kept the permit: what JSPI delivered is final, and the
-    // task's registers go back in without a call into JavaScript.
-    keptPermit();
-    c.emit(op.if, op.void);
-    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    install();
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end);
-    c.idx(op.local_get, slot);
-    if (t !== null) c.idx(op.local_get, value);
-    c.idx(op.call, fns.after);
-    if (t !== null) c.idx(op.local_set, value);
-    parkIfAsked();
-    c.idx(op.br, 1); // $done
-    c.emit(op.end); // $caught
-    c.idx(op.local_set, err);
-    keptPermit();
-    c.idx(op.local_tee, kept);
-    c.emit(op.if, op.void);
-    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    // The registers first: `fail` may call into the program.
-    install();
-    c.emit(op.end);
-    c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
-    if (t !== null) c.idx(op.local_set, value);
-    parkIfAsked();
-    // A task that kept the permit has its registers installed already.
-    c.idx(op.local_get, kept);
-    c.emit(op.if, op.void);
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end);
-    c.emit(op.end); // $done
-    install();
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end); // try_table
-    c.emit(op.unreachable);
-    c.emit(op.end); // $threw
-    c.idx(op.local_set, err);
-    c.idx(op.local_get, kept).emit(op.i32_eqz);
-    c.emit(op.if, op.void);
-    install();
-    c.emit(op.end);
-    c.idx(op.local_get, err).idx(op.call, raise);
+    c.localGet(slot);
+    c.if(() => {
+      // The permit holder waits with its permit lent, so this wait is not its
+      // own (an export called directly from JavaScript): refused before
+      // anything of the holder's changes.
+      keptPermit();
+      c.if(() => {
+        c.localGet(slot).i32(imp.at).call(foreign);
+      });
+      suspend();
+      // The task keeps the permit across the wait unless the JavaScript side
+      // gives it up (clears the word).
+      c.i32(0).localGet(slot).store('i32', LENT);
+    }, () => {
+      c.i32(0).i32(imp.at).call(foreign);
+    });
+    c.block('externref', (threw) => { // an exception of after, fail or park
+      c.tryTable(null, [catchTag(tag, threw)], () => {
+        c.block(null, (done) => {
+          c.block('externref', (caught) => { // an exception of the wait itself
+            c.tryTable(t, [catchTag(tag, caught)], () => {
+              for (let p = 0; p < n; p++) c.localGet(p);
+              c.call(begins[i]);
+            });
+            setValue();
+            // The task kept the permit: what JSPI delivered is final, and the
+            // task's registers go back in without a call into JavaScript.
+            keptPermit();
+            c.if(() => {
+              clearLent();
+              install();
+              getValue();
+              c.emit(op.return);
+            });
+            c.localGet(slot);
+            getValue();
+            c.call(fns.after);
+            setValue();
+            parkIfAsked();
+            c.br(done);
+          });
+          c.localSet(err);
+          keptPermit();
+          c.localTee(kept);
+          c.if(() => {
+            clearLent();
+            // The registers first: `fail` may call into the program.
+            install();
+          });
+          c.localGet(slot).localGet(err).call(fns.fail);
+          setValue();
+          parkIfAsked();
+          // A task that kept the permit has its registers installed already.
+          c.localGet(kept);
+          c.if(() => {
+            getValue();
+            c.emit(op.return);
+          });
+        });
+        install();
+        getValue();
+        c.emit(op.return);
+      });
+      c.emit(op.unreachable);
+    });
+    // An exception of after, fail or park reaches the program once the
+    // task's registers are in.
+    c.localSet(err);
+    c.localGet(kept).emit(op.i32_eqz);
+    c.if(() => install());
+    c.localGet(err).call(raise);
     c.emit(op.unreachable);
     w.export(String(imp.at), 'function', w.func(imp.params, imp.results, c));
   });

@@ -15,8 +15,6 @@
 import { Code, ModuleWriter, op } from './binary.mjs';
 
 const NUMERIC = new Set(['i32', 'i64', 'f32', 'f64']);
-const LOAD = { i32: [op.i32_load, 2], i64: [op.i64_load, 3], f32: [op.f32_load, 2], f64: [op.f64_load, 3] };
-const STORE = { i32: [op.i32_store, 2], i64: [op.i64_store, 3], f32: [op.f32_store, 2], f64: [op.f64_store, 3] };
 const PAGE = 65536;
 
 /**
@@ -76,13 +74,13 @@ export function registerCode({ stride, base, externs, funcs, places }, { globalO
   const place = (/** @type {Register} */ r) => /** @type {Place} */ (places.get(r));
   /** The index of ref register r of the slot in `slotLocal`, onto the stack. @param {Code} c @param {Register} r @param {number} slotLocal */
   const refIndex = (c, r, slotLocal) => {
-    c.idx(op.local_get, slotLocal).i32(r.type === 'externref' ? externs : funcs).emit(op.i32_mul).i32(place(r).at).emit(op.i32_add);
+    c.localGet(slotLocal).i32(r.type === 'externref' ? externs : funcs).emit(op.i32_mul).i32(place(r).at).emit(op.i32_add);
   };
   const refTable = (/** @type {Register} */ r) => (r.type === 'externref' ? externTable : funcTable);
   return {
     /** `slot * stride` into local `baseLocal`. @param {Code} c @param {number} slotLocal @param {number} baseLocal */
     slotBase(c, slotLocal, baseLocal) {
-      c.idx(op.local_get, slotLocal).i32(stride).emit(op.i32_mul).idx(op.local_set, baseLocal);
+      c.localGet(slotLocal).i32(stride).emit(op.i32_mul).localSet(baseLocal);
     },
     /**
      * Saves registers `which` from their globals into a slot (`baseLocal` holds its byte offset).
@@ -91,11 +89,10 @@ export function registerCode({ stride, base, externs, funcs, places }, { globalO
     save(c, which, slotLocal, baseLocal) {
       for (const r of which) {
         if (NUMERIC.has(r.type)) {
-          const [store, align] = STORE[r.type];
-          c.idx(op.local_get, baseLocal).idx(op.global_get, globalOf(r)).mem(store, align, base + place(r).at);
+          c.localGet(baseLocal).globalGet(globalOf(r)).store(r.type, base + place(r).at);
         } else {
           refIndex(c, r, slotLocal);
-          c.idx(op.global_get, globalOf(r)).idx(op.table_set, refTable(r));
+          c.globalGet(globalOf(r)).tableSet(refTable(r));
         }
       }
     },
@@ -106,11 +103,10 @@ export function registerCode({ stride, base, externs, funcs, places }, { globalO
     install(c, which, slotLocal, baseLocal) {
       for (const r of which) {
         if (NUMERIC.has(r.type)) {
-          const [load, align] = LOAD[r.type];
-          c.idx(op.local_get, baseLocal).mem(load, align, base + place(r).at).idx(op.global_set, globalOf(r));
+          c.localGet(baseLocal).load(r.type, base + place(r).at).globalSet(globalOf(r));
         } else {
           refIndex(c, r, slotLocal);
-          c.idx(op.table_get, refTable(r)).idx(op.global_set, globalOf(r));
+          c.tableGet(refTable(r)).globalSet(globalOf(r));
         }
       }
     },
@@ -156,53 +152,56 @@ export function registerFileModule(layout) {
   const handlers = ordered.filter((r) => r.role === 'handler');
   const byRole = (role) => ordered.find((r) => r.role === role);
 
+  const slot = 0; // every function's first parameter
   // save(slot): every register into the slot.
   {
-    const c = new Code();
-    c.local('i32');
-    slotBase(c, 0, 1);
-    save(c, ordered, 0, 1);
+    const c = new Code(['i32']);
+    const at = c.local('i32');
+    slotBase(c, slot, at);
+    save(c, ordered, slot, at);
     w.export('save', 'function', w.func(['i32'], [], c));
   }
   // install(slot): every register from the slot.
   {
-    const c = new Code();
-    c.local('i32');
-    slotBase(c, 0, 1);
-    install(c, ordered, 0, 1);
+    const c = new Code(['i32']);
+    const at = c.local('i32');
+    slotBase(c, slot, at);
+    install(c, ordered, slot, at);
     w.export('install', 'function', w.func(['i32'], [], c));
   }
   // suspend(slot): save, then install the defaults (slot 0). One call per wait.
   {
-    const c = new Code();
-    c.local('i32');
-    c.local('i32');
-    slotBase(c, 0, 1);
-    save(c, ordered, 0, 1);
-    c.i32(0).idx(op.local_set, 2);
-    install(c, ordered, 2, 2);
+    const c = new Code(['i32']);
+    const at = c.local('i32');
+    const zero = c.local('i32'); // slot 0, the defaults', whose byte offset is 0 too
+    slotBase(c, slot, at);
+    save(c, ordered, slot, at);
+    c.i32(0).localSet(zero);
+    install(c, ordered, zero, zero);
     w.export('suspend', 'function', w.func(['i32'], [], c));
   }
   // capture(slot): the current handler bindings into the slot (dispatch).
   {
-    const c = new Code();
-    c.local('i32');
-    slotBase(c, 0, 1);
-    save(c, handlers, 0, 1);
+    const c = new Code(['i32']);
+    const at = c.local('i32');
+    slotBase(c, slot, at);
+    save(c, handlers, slot, at);
     w.export('capture', 'function', w.func(['i32'], [], c));
   }
   // start(slot, low, size): install the slot's bindings and a fresh stack segment.
   {
-    const c = new Code();
-    c.local('i32');
-    slotBase(c, 0, 3);
-    install(c, handlers, 0, 3);
+    const c = new Code(['i32', 'i32', 'i32']);
+    const low = 1;
+    const size = 2;
+    const at = c.local('i32');
+    slotBase(c, slot, at);
+    install(c, handlers, slot, at);
     for (const [role, top] of [['stack_pointer', true], ['stack_base', true], ['stack_limit', false]]) {
       const r = byRole(role);
       if (!r) continue;
-      c.idx(op.local_get, 1);
-      if (top) c.idx(op.local_get, 2).emit(op.i32_add);
-      c.idx(op.global_set, globalOf(r));
+      c.localGet(low);
+      if (top) c.localGet(size).emit(op.i32_add);
+      c.globalSet(globalOf(r));
     }
     w.export('start', 'function', w.func(['i32', 'i32', 'i32'], [], c));
   }
