@@ -10,13 +10,15 @@ import { Code, ModuleWriter, op } from './binary.mjs';
 
 const PAGE = 65536;
 
-/**
- * The words of a slot in the carriers' memory, by index: what a start runs
- * (a table index, or a named entry's -1 - index), its argument, its drop
- * function, the lowest address of its stack segment and the slot its bindings
- * come from.
- */
-const WORD = { entry: 0, arg: 1, drop: 2, low: 3, bindings: 4 };
+// The words of a slot in the carriers' memory, by index: what a start runs
+// (a table index, or a named entry's -1 - index), its argument, its drop
+// function, the lowest address of its stack segment and the slot its bindings
+// come from.
+const ENTRY_WORD = 0;
+const ARG_WORD = 1;
+const DROP_WORD = 2;
+const LOW_WORD = 3;
+const BINDINGS_WORD = 4;
 /** Words per slot. */
 const SLOT_WORDS = 5;
 
@@ -91,18 +93,18 @@ export function carriersModule({ entries, table, stackSize, current }) {
     const entry = c.local('i32');
     const result = c.local('i32');
     const base = c.local('i32');
-    /** Pushes word `name` of the slot at byte `base`. @param {keyof typeof WORD} name */
-    const word = (name) => c.localGet(base).load('i32', WORD[name] * 4);
+    /** Pushes word `index` of the slot at byte `base`. @param {number} index */
+    const word = (index) => c.localGet(base).load('i32', index * 4);
     c.loop(null, (again) => {
       c.localGet(slot).i32(stride).emit(op.i32_mul).localSet(base);
       // start(bindings, low, size): the start's registers.
-      word('bindings');
-      word('low');
+      word(BINDINGS_WORD);
+      word(LOW_WORD);
       c.i32(stackSize).i32(CARRIER_START).callIndirect(w.type(['i32', 'i32', 'i32'], []), registerTable);
       // Only now is the task's Wasm running: a wait begun after its grant and
       // before this (JavaScript calling an export directly) is not the task's.
       if (fnCurrent >= 0) c.localGet(slot).call(fnCurrent);
-      word('entry');
+      word(ENTRY_WORD);
       c.localSet(entry);
       // A table index (>= 0) runs table[entry](arg), a named entry (< 0)
       // entries[-entry - 1](arg).
@@ -112,7 +114,7 @@ export function carriersModule({ entries, table, stackSize, current }) {
           c.emit(op.unreachable);
           return;
         }
-        word('arg');
+        word(ARG_WORD);
         c.localGet(entry).callIndirect(w.type(['i32'], ['i32']), programTable).localSet(result);
       }, () => {
         if (fnEntries.length === 0) {
@@ -122,7 +124,7 @@ export function carriersModule({ entries, table, stackSize, current }) {
         c.switch(
           () => c.i32(-1).localGet(entry).emit(op.i32_sub), // -1 - entry = -entry - 1
           fnEntries.map((fn) => () => {
-            word('arg');
+            word(ARG_WORD);
             c.call(fn).localSet(result);
           }),
           () => c.emit(op.unreachable),
@@ -195,10 +197,10 @@ export class Carriers {
    */
   setEntry(slot, entry, arg, drop, bindings) {
     const at = slot * SLOT_WORDS;
-    this.words[at + WORD.entry] = entry;
-    this.words[at + WORD.arg] = arg;
-    this.words[at + WORD.drop] = drop;
-    this.words[at + WORD.bindings] = bindings;
+    this.words[at + ENTRY_WORD] = entry;
+    this.words[at + ARG_WORD] = arg;
+    this.words[at + DROP_WORD] = drop;
+    this.words[at + BINDINGS_WORD] = bindings;
   }
 
   /**
@@ -206,21 +208,21 @@ export class Carriers {
    * @param {number} slot @param {number} low
    */
   setStart(slot, low) {
-    this.words[slot * SLOT_WORDS + WORD.low] = low;
+    this.words[slot * SLOT_WORDS + LOW_WORD] = low;
   }
 
   /** The lowest address of the stack segment of the start in `slot`, 0 if none. @param {number} slot */
   lowOf(slot) {
-    return this.words[slot * SLOT_WORDS + WORD.low];
+    return this.words[slot * SLOT_WORDS + LOW_WORD];
   }
 
   /** The argument of the start in `slot`. @param {number} slot */
   argOf(slot) {
-    return this.words[slot * SLOT_WORDS + WORD.arg];
+    return this.words[slot * SLOT_WORDS + ARG_WORD];
   }
 
   /** The drop function of the start in `slot`, 0 if none. @param {number} slot */
   dropOf(slot) {
-    return this.words[slot * SLOT_WORDS + WORD.drop];
+    return this.words[slot * SLOT_WORDS + DROP_WORD];
   }
 }
