@@ -112,6 +112,9 @@ const CASES = [
   },
 ];
 
+/** The lines before the text: what the case is, the module's size and digest. */
+const HEADER_LINES = 2;
+
 /**
  * Where a golden file and the module made now differ: the first lines of the
  * text that differ, with a little context (a whole module would bury them),
@@ -124,15 +127,13 @@ function difference(actual, expected) {
   let i = HEADER_LINES;
   while (i < a.length && i < e.length && a[i] === e[i]) i++;
   if (i === Math.max(a.length, e.length)) {
-    return ['the text is the same, the bytes are not:', `- ${e[1]}`, `+ ${a[1]}`].join('\n');
+    const header = (/** @type {string[]} */ text, /** @type {string} */ sign) => text.slice(0, HEADER_LINES).map((line) => `${sign} ${line}`);
+    return ['the text is the same, the header (case, size, digest) is not:', ...header(e, '-'), ...header(a, '+')].join('\n');
   }
   const from = Math.max(HEADER_LINES, i - 3);
   const lines = (/** @type {string[]} */ text, /** @type {string} */ sign) => text.slice(i, i + 4).map((line) => `${sign} ${line}`);
   return [`at line ${i + 1}:`, ...a.slice(from, i).map((line) => `  ${line}`), ...lines(e, '-'), ...lines(a, '+')].join('\n');
 }
-
-/** The lines before the text: what the case is, the module's size and digest. */
-const HEADER_LINES = 2;
 
 /** @param {string} name @param {string} about @param {Uint8Array} bytes */
 function golden(name, about, bytes) {
