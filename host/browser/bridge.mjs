@@ -159,7 +159,7 @@ export class Bridge {
    * The import object for a module the embedder provides; fields declared with
    * suspend() become suspending imports.
    * @param {string} moduleName @param {Record<string, unknown>} fields
-   * @param {(module: string, name: string) => import('./wasm-binary.mjs').FuncType | undefined} [typeOf]
+   * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]
    */
   userImports(moduleName, fields, typeOf) {
     return userImports(moduleName, fields, typeOf);

@@ -1,7 +1,7 @@
 // Carriers and stack segments (internal).
 //
 // A carrier is the `promising` entry point a task's Wasm runs on (the
-// generated carrier module, registers.mjs). When its task returns, the carrier
+// generated carrier module, wasm/carriers.mjs). When its task returns, the carrier
 // asks for the next start and runs it on the same engine stack; with nothing
 // to start it parks, and a later start or pump resumes it. Each start also
 // gets its stack segment here: segments of finished tasks are kept for reuse,
@@ -31,7 +31,7 @@ function parkExecutor(resume) {
 /**
  * What the program gives the pool once it is instantiated.
  * @typedef {object} CarrierProgram
- * @property {import('./registers.mjs').Carriers} carriers  the carrier module of the program
+ * @property {import('./wasm/carriers.mjs').Carriers} carriers  the carrier module of the program
  * @property {(slot: number) => Promise<number>} run  its carrier, wrapped with WebAssembly.promising
  * @property {((size: number) => number) | null} acquire  snail.stack.acquire, if the program has stack segments
  * @property {((low: number) => void) | null} release  snail.stack.release

@@ -2,7 +2,7 @@
 // the tests and the benchmarks may look at and drive inside a runtime beyond
 // its public API. Everything else of a runtime's insides stays out of their
 // reach, so that the insides can change without the tests noticing.
-import { GENERATION } from './gates.mjs';
+import { GENERATION } from './wasm/gates.mjs';
 
 export class RuntimeInternals {
   /** @param {{ bridge: import('./bridge.mjs').Bridge }} rt  a Runtime */

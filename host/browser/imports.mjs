@@ -222,7 +222,7 @@ function endStatus(t) {
  * The import object for a module the embedder provides; fields declared with
  * suspend() become suspending imports.
  * @param {string} moduleName @param {Record<string, unknown>} fields
- * @param {(module: string, name: string) => import('./wasm-binary.mjs').FuncType | undefined} [typeOf]  the type the
+ * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]  the type the
  *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
  */
 export function userImports(moduleName, fields, typeOf = () => undefined) {

@@ -9,10 +9,11 @@
 // module brings handler globals or waits.
 import { SnailError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
-import { canWrap, createGates, createWrappers, INSTALL, WORDS_END, wrappable } from './gates.mjs';
+import { canWrap, createGates, createWrappers, INSTALL, WORDS_END, wrappable } from './wasm/gates.mjs';
 import { WaitImport } from './imports.mjs';
 import { Outcome } from './execution.mjs';
-import { createCarriers, createRegisterFile } from './registers.mjs';
+import { createCarriers } from './wasm/carriers.mjs';
+import { createRegisterFile } from './wasm/registers.mjs';
 import { outsideTask } from './waits.mjs';
 import { InternalError } from './errors.mjs';
 
@@ -20,8 +21,8 @@ import { InternalError } from './errors.mjs';
  * @typedef {import('./tasks.mjs').Task} Task
  * @typedef {import('./imports.mjs').WaitSpec} WaitSpec
  * @typedef {import('./abi.mjs').ProgramShape} ProgramShape
- * @typedef {import('./registers.mjs').RegisterFile} RegisterFile
- * @typedef {import('./registers.mjs').Carriers} Carriers
+ * @typedef {import('./wasm/registers.mjs').RegisterFile} RegisterFile
+ * @typedef {import('./wasm/carriers.mjs').Carriers} Carriers
  */
 
 /**
@@ -51,7 +52,7 @@ export class ProgramLink {
     this.directWaits = canWrap && hooks.directWaits;
     /** @type {WebAssembly.Memory | null} see registerMemory */
     this.sharedMemory = null;
-    /** @type {import('./gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
+    /** @type {import('./wasm/gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
     this.gates = null;
     /** @type {Map<string, Function>} wrappers made so far, by "module.field:type" */
     this.wrappers = new Map();
@@ -101,7 +102,7 @@ export class ProgramLink {
    */
   link(importObject, shape) {
     this.baseImports ??= Object.fromEntries(Object.entries(importObject).map(([m, f]) => [m, { ...f }]));
-    /** @type {(import('./gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
+    /** @type {(import('./wasm/gates.mjs').WrappedImport & { module: string, field: string, spec: WaitSpec })[]} */
     const wrapped = [];
     for (const [module, fields] of Object.entries(importObject)) {
       for (const [field, value] of Object.entries(fields)) {
@@ -184,7 +185,7 @@ export class ProgramLink {
    */
   attach(instance, shape, callbacks) {
     const x = /** @type {Record<string, any>} */ (instance.exports);
-    /** @type {import('./registers.mjs').Register[]} */
+    /** @type {import('./wasm/registers.mjs').Register[]} */
     const registers = shape.handlers.map((h) => ({
       name: h.name, module: this.programName, type: h.type, role: 'handler', global: x[h.exportName],
     }));
@@ -252,7 +253,7 @@ export class ProgramLink {
     const old = this.regs;
     const registers = [
       ...old.layout.registers,
-      ...added.map((a) => /** @type {import('./registers.mjs').Register} */ ({ ...a, role: 'handler' })),
+      ...added.map((a) => /** @type {import('./wasm/registers.mjs').Register} */ ({ ...a, role: 'handler' })),
     ];
     // The new file's slots take the old one's bytes: what they hold is read
     // first. Nothing is written until the memory has grown for all of them,

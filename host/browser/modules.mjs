@@ -12,6 +12,7 @@ import { describeProgram, ENTRY_PREFIX, HANDLER_PREFIX, HANDLER_TYPES } from './
 import { isWaitOutsideTask, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { Status } from './status.mjs';
+import { Reader, WasmFormatError } from './wasm/binary.mjs';
 
 /**
  * @typedef {object} LoadedModuleRecord
@@ -45,42 +46,27 @@ const why = (e) => (e instanceof Error ? e.message : String(e));
  * Reads a module's `dylink.0` section: memory and table needs, needed modules.
  * @param {WebAssembly.Module} module
  * @returns {{ memSize: number, memAlign: number, tableSize: number, tableAlign: number, needed: string[] } | null}
+ * @throws {WasmFormatError} when the section ends inside an entry
  */
 export function readDylink(module) {
   const sections = WebAssembly.Module.customSections(module, 'dylink.0');
   if (sections.length === 0) return null;
-  const b = new Uint8Array(sections[0]);
-  let pos = 0;
-  const u32 = () => {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = b[pos++];
-      result |= (byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return result >>> 0;
-      shift += 7;
-    }
-  };
-  const str = () => {
-    const n = u32();
-    const s = new TextDecoder().decode(b.subarray(pos, pos + n));
-    pos += n;
-    return s;
-  };
+  const r = new Reader(new Uint8Array(sections[0]), 'the section');
   const info = { memSize: 0, memAlign: 0, tableSize: 0, tableAlign: 0, needed: /** @type {string[]} */ ([]) };
-  while (pos < b.length) {
-    const kind = b[pos++];
-    const size = u32();
-    const end = pos + size;
+  while (!r.done()) {
+    const kind = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (end > r.bytes.length) throw new WasmFormatError('a subsection extends past the end of the section');
     if (kind === 1) {
-      info.memSize = u32();
-      info.memAlign = u32();
-      info.tableSize = u32();
-      info.tableAlign = u32();
+      info.memSize = r.u32();
+      info.memAlign = r.u32();
+      info.tableSize = r.u32();
+      info.tableAlign = r.u32();
     } else if (kind === 2) {
-      for (let n = u32(); n > 0; n--) info.needed.push(str());
+      for (let n = r.u32(); n > 0; n--) info.needed.push(r.name());
     }
-    pos = end;
+    r.pos = end;
   }
   return info;
 }
@@ -188,7 +174,12 @@ export class ModuleLoader {
       }
       throw new ModuleLoadError(`module ${name} does not compile: ${why(error)}`, { cause: error });
     }
-    const dylink = readDylink(loaded.module);
+    let dylink;
+    try {
+      dylink = readDylink(loaded.module);
+    } catch (error) {
+      throw new ModuleLoadError(`module ${name} has a bad dylink.0 section: ${why(error)}`, { cause: error });
+    }
     if (dylink && dylink.needed.length) {
       throw new ModuleLoadError(`module ${name} needs other modules (${dylink.needed.join(', ')}); load those first under these names, or link them into it`);
     }

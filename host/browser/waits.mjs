@@ -66,7 +66,7 @@ export const outsideTask = (name) => new SnailError(`${name} was called outside 
  * @property {import('./tasks.mjs').Scheduler} scheduler
  * @property {import('./words.mjs').SharedWords} words
  * @property {(Task | undefined)[]} slotTasks  the task owning each register-file slot
- * @property {{ readonly regs: import('./registers.mjs').RegisterFile }} files  the program's current register file
+ * @property {{ readonly regs: import('./wasm/registers.mjs').RegisterFile }} files  the program's current register file
  * @property {import('./disposal.mjs').Disposal} disposal
  * @property {((type: 'suspend' | 'resume', task: Task, extra: Record<string, unknown>) => void) | null} emit
  *   reports a task event to the trace; null when not tracing (a trace sees every

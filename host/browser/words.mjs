@@ -1,10 +1,10 @@
 // The words the wait path shares with the suspension wrappers (internal).
 //
 // They are the first bytes of the memory that also holds the register file's
-// slots (gates.mjs, registers.mjs). Until a program has a suspension module
+// slots (wasm/gates.mjs, wasm/registers.mjs). Until a program has a suspension module
 // (an engine without what the wrappers use, or a program with no wait whose
 // type is known), there are none: writes are dropped and reads say 0.
-import { CURRENT, LENT, PARK } from './gates.mjs';
+import { CURRENT, LENT, PARK } from './wasm/gates.mjs';
 
 export class SharedWords {
   constructor() {

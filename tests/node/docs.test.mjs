@@ -48,7 +48,7 @@ test('docs: the_snail_import_table_of_abi_md_matches_the_runtime', async () => {
   for (const m of services.matchAll(/^\| `(\w+)\([^`]*\)` \| `(\(func[^`]*\))` \|/gm)) {
     documented[m[1]] = { type: m[2], suspends: true };
   }
-  const { formatFuncType } = await import('../../host/browser/wasm-binary.mjs');
+  const { formatFuncType } = await import('../../host/browser/wasm/binary.mjs');
   const actual = Object.fromEntries(Object.entries(SNAIL_IMPORTS).map(([k, v]) => [k, { type: formatFuncType(v), suspends: v.suspends }]));
   assert.deepEqual(documented, actual);
 });

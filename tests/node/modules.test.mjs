@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { WORDS_END } from '../../host/browser/gates.mjs';
+import { WORDS_END } from '../../host/browser/wasm/gates.mjs';
 import { Status, suspend } from '../../host/browser/index.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
@@ -65,7 +65,7 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
 });
 
 // White-box: the suspension wrappers save and install registers in their own
-// code, built for one register file (host/browser/gates.mjs). The plugin's
+// code, built for one register file (host/browser/wasm/gates.mjs). The plugin's
 // handler globals remake the register file, whose slots take the old one's
 // bytes with a wider stride: a task that began its wait in a build made for
 // the old file must install its registers from the new one, or it would read
@@ -308,6 +308,35 @@ function moduleOf(text, dylink) {
   // dylink.0 must come first: right after the header.
   return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
 }
+
+test('modules: a_module_whose_dylink_section_is_cut_short_fails_to_load_saying_why', async () => {
+  const { rt } = await loadDynamic();
+  const name = [...new TextEncoder().encode('dylink.0')];
+  /** A module whose dylink.0 section holds `subsections`. @param {number[]} subsections */
+  const withDylink = (subsections) => {
+    const bytes = wat('(module)');
+    const payload = [name.length, ...name, ...subsections];
+    return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
+  };
+  const cases = [
+    // Memory info whose first LEB128 never ends.
+    { subsections: [1, 2, 0x80, 0x80], reason: 'unexpected end of the section' },
+    // Memory info said to be longer than the section.
+    { subsections: [1, 9, 0, 0, 0, 0], reason: 'a subsection extends past the end of the section' },
+    // A needed module whose name is longer than the section.
+    { subsections: [2, 3, 1, 5, 0x61], reason: 'unexpected end of the section' },
+  ];
+  for (const [i, { subsections, reason }] of cases.entries()) {
+    await assert.rejects(rt.loadModule(withDylink(subsections), { name: `cut${i}` }), (error) => {
+      assert.equal(error.name, 'ModuleLoadError');
+      assert.equal(error.status, Status.failed);
+      assert.equal(error.message, `module cut${i} has a bad dylink.0 section: ${reason}`);
+      return true;
+    });
+  }
+  assert.deepEqual(rt.modules, []);
+  await rt.close();
+});
 
 test('modules: a_side_module_gets_got_entries_for_symbols_only_it_exports', async () => {
   // clang -shared gives a side module's own default-visibility symbols GOT
