@@ -2,7 +2,7 @@
 //
 // Before the program is instantiated, its wait imports are linked: each wait
 // whose type is known goes through a wrapper of the suspension module
-// (gates.mjs), the others through a plain WebAssembly.Suspending. Once it is
+// (wasm/gates.mjs), the others through a plain WebAssembly.Suspending. Once it is
 // instantiated, its registers (handler globals and stack registers) make the
 // register file, its entries the carrier module, and the suspension wrappers
 // are built for that register file; both are built again when a loaded
@@ -95,7 +95,7 @@ export class ProgramLink {
 
   /**
    * Replaces the wait imports of an import object with what the program calls:
-   * one suspension module (gates.mjs) with a wrapper per wait whose type is
+   * one suspension module (wasm/gates.mjs) with a wrapper per wait whose type is
    * known, plain Suspending functions for the others.
    * @param {Record<string, Record<string, unknown>>} importObject
    * @param {ProgramShape} shape
