@@ -44,14 +44,15 @@ export async function readModuleFile(path, { maxBytes, option }) {
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw refuse(stat.isDirectory() ? 'it is a directory' : `it is ${kindOf(stat)}, not a regular file; give the path of a .wasm file, or pass the bytes`);
-    const tooBig = (/** @type {string} */ size) => refuse(`it is ${size} bytes, more than ${maxBytes}, the limit of the ${option} option`);
-    if (stat.size > maxBytes) throw tooBig(String(stat.size));
+    const limit = `the limit of the ${option} option`;
+    if (stat.size > maxBytes) throw refuse(`it is ${stat.size} bytes, more than ${maxBytes}, ${limit}`);
+    const grew = () => refuse(`it holds more than ${maxBytes} bytes (more than its size said when it was opened), ${limit}`);
     // The size fstat gave, and one byte more to see whether the file grew.
     let bytes = new Uint8Array(stat.size + 1);
     let length = 0;
     for (;;) {
       if (length === bytes.length) {
-        if (length > maxBytes) throw tooBig('more than that (it grew while it was read)');
+        if (length > maxBytes) throw grew();
         const grown = new Uint8Array(Math.min(maxBytes + 1, length + CHUNK));
         grown.set(bytes);
         bytes = grown;
@@ -60,7 +61,7 @@ export async function readModuleFile(path, { maxBytes, option }) {
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    if (length > maxBytes) throw tooBig('more than that (it grew while it was read)');
+    if (length > maxBytes) throw grew();
     return bytes.subarray(0, length);
   } catch (error) {
     if (error instanceof SnailError) throw error;
