@@ -21,7 +21,7 @@ export function installNodePlatform() {
 // no FIFOs to open.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
-/** How much is read at a time beyond the size fstat gave (a file that grows). */
+/** The least room made for a file that turns out longer than fstat said. */
 const CHUNK = 64 * 1024;
 
 /**
@@ -53,7 +53,8 @@ export async function readModuleFile(path, { maxBytes, option }) {
     for (;;) {
       if (length === bytes.length) {
         if (length > maxBytes) throw grew();
-        const grown = new Uint8Array(Math.min(maxBytes + 1, length + CHUNK));
+        // Doubling: a file much longer than its size said (/proc's say 0) is copied a few times, not once per chunk.
+        const grown = new Uint8Array(Math.min(maxBytes + 1, Math.max(length * 2, CHUNK)));
         grown.set(bytes);
         bytes = grown;
       }

@@ -15,7 +15,9 @@ import { program, root } from './helpers.mjs';
 const cli = path.join(root, 'host/cli/snail-core.mjs');
 const GiB = 2 ** 30;
 // A FIFO nobody writes to would hold a blocking open or read forever: these
-// tests end in time when the file is refused, and time out otherwise.
+// tests end in time when the file is refused, and time out otherwise (and
+// after() releases a reader left waiting, so that this process can exit and
+// report it).
 const HANG_GUARD = { timeout: 30_000 };
 
 /** @type {string} */
@@ -37,7 +39,15 @@ before(() => {
   fs.mkdirSync(files.dir);
 });
 
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+after(() => {
+  // A writer that comes and goes ends a blocked open of the FIFO (ENXIO when nobody waits).
+  try {
+    fs.closeSync(fs.openSync(files.fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch (error) {
+    assert.equal(/** @type {NodeJS.ErrnoException} */ (error).code, 'ENXIO');
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 /**
  * Asserts that loading `source` is refused with ERR_LOAD and this message.
@@ -128,13 +138,14 @@ test('load: maxModuleBytes_bounds_the_modules_loaded_later_too', HANG_GUARD, asy
 });
 
 /**
- * Runs the command and collects its output; a command that hangs fails the test at its guard.
- * @param {string[]} args
+ * Runs the command and collects its output; a command that hangs fails the
+ * test at its guard, which kills it.
+ * @param {string[]} args @param {AbortSignal} signal
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-function runCli(args) {
+function runCli(args, signal) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
@@ -145,14 +156,14 @@ function runCli(args) {
 }
 
 for (const command of ['run', 'inspect']) {
-  test(`cli: ${command}_refuses_a_device_a_fifo_and_an_oversized_file_and_exits_2`, HANG_GUARD, async () => {
+  test(`cli: ${command}_refuses_a_device_a_fifo_and_an_oversized_file_and_exits_2`, HANG_GUARD, async (t) => {
     for (const [file, why] of [
       ['/dev/zero', `it is a character device, ${NOT_REGULAR}`],
       ['/dev/urandom', `it is a character device, ${NOT_REGULAR}`],
       [files.fifo, `it is a FIFO (named pipe), ${NOT_REGULAR}`],
       [files.sparse, `it is ${GiB + 1} bytes, more than ${GiB}, the limit of the maxModuleBytes option`],
     ]) {
-      const r = await runCli([command, file]);
+      const r = await runCli([command, file], t.signal);
       assert.deepEqual(r, {
         code: 2,
         stdout: '',
