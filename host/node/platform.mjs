@@ -21,6 +21,8 @@ export function installNodePlatform() {
 // no FIFOs to open.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
+const NOT_REGULAR = 'not a regular file; give the path of a .wasm file, or pass the bytes';
+
 /** The least room made for a file that turns out longer than fstat said. */
 const CHUNK = 64 * 1024;
 
@@ -43,7 +45,7 @@ export async function readModuleFile(path, { maxBytes, option }) {
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw refuse(stat.isDirectory() ? 'it is a directory' : `it is ${kindOf(stat)}, not a regular file; give the path of a .wasm file, or pass the bytes`);
+    if (!stat.isFile()) throw refuse(stat.isDirectory() ? 'it is a directory' : `it is ${kindOf(stat)}, ${NOT_REGULAR}`);
     const limit = `the limit of the ${option} option`;
     if (stat.size > maxBytes) throw refuse(`it is ${stat.size} bytes, more than ${maxBytes}, ${limit}`);
     const grew = () => refuse(`it holds more than ${maxBytes} bytes (more than its size said when it was opened), ${limit}`);
@@ -80,6 +82,8 @@ function openFailure(error) {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ELOOP') return 'too many levels of symbolic links';
   if (code === 'ENOTDIR') return 'a component of the path is not a directory';
+  // What open() says of a Unix socket (and of a device file without its device).
+  if (code === 'ENXIO') return `it is a socket or a device that is not there, ${NOT_REGULAR}`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -72,6 +73,21 @@ test('load: a_character_device_is_refused_unread', HANG_GUARD, async () => {
 
 test('load: a_fifo_is_refused_without_waiting_for_a_writer', HANG_GUARD, async () => {
   await refused(files.fifo, `it is a FIFO (named pipe), ${NOT_REGULAR}`);
+});
+
+test('load: a_block_device_is_refused_unread', { skip: !fs.existsSync('/dev/loop0') && 'this machine has no /dev/loop0' }, async () => {
+  await refused('/dev/loop0', `it is a block device, ${NOT_REGULAR}`);
+});
+
+test('load: a_unix_socket_is_refused', async () => {
+  const socket = path.join(tmp, 'socket.wasm');
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(socket, () => resolve(undefined)));
+  try {
+    await refused(socket, `it is a socket or a device that is not there, ${NOT_REGULAR}`);
+  } finally {
+    server.close();
+  }
 });
 
 test('load: a_directory_is_refused', async () => {
