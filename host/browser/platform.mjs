@@ -35,7 +35,6 @@
 
 /**
  * @typedef {object} Platform
- * @property {string} name  for messages
  * @property {((path: string, limits: ReadLimits) => Promise<Uint8Array>) | null} readFile
  *   reads a module from a file path; null where files cannot be read, and a
  *   string is then a URL relative to the document
@@ -53,7 +52,6 @@ const DEFAULT_LIMITS = Object.freeze({ soft: 10000, hard: 16382, ceiling: null }
 
 /** @type {Platform} */
 const NEUTRAL = Object.freeze({
-  name: 'the environment-neutral runtime',
   readFile: null,
   stackLimits: () => DEFAULT_LIMITS,
   keepAlive: () => ({ hold() {}, release() {}, dispose() {} }),

@@ -13,7 +13,7 @@ import { setPlatform } from '../browser/platform.mjs';
 
 /** Installs the Node platform for every runtime loaded from now on. */
 export function installNodePlatform() {
-  setPlatform({ name: 'Node', readFile: readModuleFile, stackLimits, keepAlive: processKeepAlive });
+  setPlatform({ readFile: readModuleFile, stackLimits, keepAlive: processKeepAlive });
 }
 
 // O_NONBLOCK makes the open of a FIFO return at once instead of waiting for a
