@@ -10,11 +10,10 @@ import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
-import {
-  bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
-} from './capabilities.mjs';
+import { bestMacrotask, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
-import { loadModule } from './program.mjs';
+import { platform } from './platform.mjs';
+import { DEFAULT_MAX_MODULE_BYTES, loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
@@ -76,7 +75,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace',
+  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'trace',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
@@ -103,7 +102,7 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** A value as a refusal names it ("an array", "\"yes\"", "number 5"). @param {unknown} value */
 function describeValue(value) {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
+  return value === null || value === undefined ? String(value) : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
     : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
 }
 
@@ -193,10 +192,35 @@ function checkOptionTypes(options) {
       }
     }
   }
-  const { maxEntered, hardMaxEntered } = options;
-  if (typeof maxEntered === 'number' && typeof hardMaxEntered === 'number' && maxEntered > hardMaxEntered) {
+  for (const key of ['maxEntered', 'hardMaxEntered', 'maxModuleBytes']) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && /** @type {number} */ (value) > 0)) {
+      throw new SnailError(`option ${key} must be a positive integer, got ${describeValue(value)}`, { code: 'ERR_OPTION' });
+    }
+  }
+  const { maxEntered, hardMaxEntered } = /** @type {{ maxEntered?: number, hardMaxEntered?: number }} */ (options);
+  if (maxEntered !== undefined && hardMaxEntered !== undefined && maxEntered > hardMaxEntered) {
     throw new SnailError(`option maxEntered (${maxEntered}) is above hardMaxEntered (${hardMaxEntered}); the soft bound must not exceed the hard one`, { code: 'ERR_OPTION' });
   }
+}
+
+/**
+ * The bounds on entered tasks a runtime applies: the options, else the
+ * platform's defaults. An explicit bound above what the platform survives is
+ * refused: beyond it V8 aborts the whole process, which no error can report.
+ * @param {{ maxEntered?: number, hardMaxEntered?: number }} options  checked by checkOptionTypes
+ */
+function enteredBounds(options) {
+  const limits = platform().stackLimits();
+  for (const key of /** @type {const} */ (['maxEntered', 'hardMaxEntered'])) {
+    const value = options[key];
+    if (value !== undefined && limits.ceiling !== null && value > limits.ceiling) {
+      throw new SnailError(`option ${key} (${value}) is above ${limits.ceiling}, the most this platform allows${limits.advice ? `: ${limits.advice}` : ''}`, { code: 'ERR_OPTION' });
+    }
+  }
+  const maxEntered = options.maxEntered ?? limits.soft;
+  // A soft bound above the default hard bound raises the hard bound to it.
+  return { maxEntered, hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, maxEntered) };
 }
 
 /**
@@ -233,8 +257,11 @@ function checkOptionTypes(options) {
  *   turn's steps so far: reading the clock costs more than a step, and a turn may run
  *   past maxTimeMs by the steps between readings
  * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
- *   starts wait (default: derived from the platform, at most 10,000)
+ *   starts wait (default: derived from the platform, at most 10,000); refused above
+ *   what the platform survives (under Linux a third of vm.max_map_count)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
+ * @property {number} [maxModuleBytes]  the largest module file read from a path, the
+ *   program's and those loaded later (default 1 GiB, V8's limit for a module)
  * @property {(callback: () => void) => void} [macrotask]  how to yield one event-loop turn
  * @property {() => number} [now]  monotonic clock in milliseconds
  * @property {boolean} [checkInvariants]  check the scheduler's invariants after every step
@@ -300,7 +327,9 @@ export class Runtime {
       }
     }
 
-    const loaded = await loadModule(source, { name: options.name });
+    const bounds = enteredBounds(options);
+    const maxModuleBytes = options.maxModuleBytes ?? DEFAULT_MAX_MODULE_BYTES;
+    const loaded = await loadModule(source, { name: options.name, maxBytes: maxModuleBytes });
     const emscripten = await adoptEmscripten(loaded, options);
     const shape = describeProgram(loaded.module, loaded.bytes, {
       name: loaded.name,
@@ -308,7 +337,6 @@ export class Runtime {
       suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImport,
     });
 
-    const limits = stackLimits();
     const macrotask = options.macrotask ?? bestMacrotask().schedule;
     const bridge = new Bridge({
       programName: loaded.name,
@@ -319,11 +347,11 @@ export class Runtime {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,
         timeCheckEvery: options.timeCheckEvery,
-        maxEntered: options.maxEntered ?? limits.soft,
-        hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, options.maxEntered ?? 0),
+        maxEntered: bounds.maxEntered,
+        hardMaxEntered: bounds.hardMaxEntered,
         macrotask,
         now: options.now ?? clockNow,
-        keepAlive: processKeepAlive(),
+        keepAlive: platform().keepAlive(),
         checkInvariants: options.checkInvariants,
       },
     });
@@ -403,6 +431,7 @@ export class Runtime {
       bridge,
       program: instance,
       resolve: moduleResolver(options.modules, source),
+      maxBytes: maxModuleBytes,
       userImports: prepared,
       wasi,
     });
@@ -522,6 +551,11 @@ export class Runtime {
    * a queued task is discarded at once and never enters Wasm; a suspended task
    * resumes with the cancellation and unwinds before it leaves the live set; an
    * executing task sees it at its next wait or check.
+   *
+   * The argument is a Task of this runtime or a task id, a positive integer
+   * (`task.id`); an id no live task has gives false. Anything else (another
+   * runtime's task, a string, 0, a negative or fractional number, NaN) is
+   * refused with ERR_ARG.
    * @param {Task | number} taskOrId
    * @returns {boolean} true if the task was live
    */
@@ -533,14 +567,15 @@ export class Runtime {
         throw new SnailError(`${taskOrId} belongs to another runtime`, { code: 'ERR_ARG' });
       }
       task = taskOrId;
-    } else if (typeof taskOrId === 'number') {
+    } else if (Number.isSafeInteger(taskOrId) && /** @type {number} */ (taskOrId) > 0) {
       // Ids of live tasks are rare lookups: no index is kept for them.
       for (const t of this.bridge.liveTasks()) {
         if (t.id === taskOrId) task = t;
       }
       if (!task) return false;
     } else {
-      throw new SnailError(`cancel() takes a task or a task id, got ${typeof taskOrId}`, { code: 'ERR_ARG' });
+      throw new SnailError(`cancel() takes a Task or a task id, a positive integer (task.id), got ${describeValue(taskOrId)}`
+        + (typeof taskOrId === 'string' && /^\d+$/.test(taskOrId) ? `; pass the number: cancel(${Number(taskOrId)})` : ''), { code: 'ERR_ARG' });
     }
     return this.bridge.cancel(task);
   }

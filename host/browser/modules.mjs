@@ -80,8 +80,10 @@ export class ModuleLoader {
    * @param {Record<string, Record<string, unknown>>} runtime.userImports  the embedder's imports
    * @param {{ imports: (names: string[]) => Record<string, Function> }} runtime.wasi  the program's WASI,
    *   which gives a module every WASI function (those it lacks return ENOSYS)
+   * @param {number} [runtime.maxBytes]  the largest module file read from a path
    */
-  constructor({ bridge, program, resolve, userImports, wasi }) {
+  constructor({ bridge, program, resolve, userImports, wasi, maxBytes }) {
+    this.maxBytes = maxBytes;
     this.bridge = bridge;
     this.program = program;
     this.resolve = resolve;
@@ -167,7 +169,7 @@ export class ModuleLoader {
   async loadNew(source, name) {
     let loaded;
     try {
-      loaded = await loadModule(/** @type {any} */ (source), { name });
+      loaded = await loadModule(/** @type {any} */ (source), { name, maxBytes: this.maxBytes });
     } catch (error) {
       if (error instanceof SnailError && error.code === 'ERR_LOAD') {
         throw new ModuleLoadError(`module ${name} could not be found: ${why(error)}`, { cause: error, status: Status.not_found });

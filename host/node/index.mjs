@@ -2,8 +2,8 @@
 // token, and the Node host (docs/node.md): files confined to granted
 // directories, durable storage in a directory, process signals and standard
 // input as waits, and nodeHost(), which turns grants into Runtime.load options.
-export * from '../browser/index.mjs';
-export { processKeepAlive } from '../browser/capabilities.mjs';
+export * from './root.mjs';
+export { processKeepAlive } from './platform.mjs';
 export { nodeHost } from './host.mjs';
 export { GrantedFiles } from './files.mjs';
 export { DirectoryStorage } from './storage.mjs';

@@ -149,7 +149,7 @@ extern "C" int twice_after_a_nap(int n) {
   r = run('cmake', ['--build', build]);
   assert.equal(r.status, 0, r.all);
   assert.match(r.all, /Post-linking snail-core side module greeter\.wasm/);
-  const { Runtime } = await import('../../host/browser/index.mjs');
+  const { Runtime } = await import('../../host/node/root.mjs');
   const rt = await Runtime.load(path.join(build, 'programs/app.wasm'));
   const tasks = [3, 4, 5].map((n) => rt.dispatch('main', n));
   await rt.drain();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { WORDS_END } from '../../host/browser/wasm/gates.mjs';
-import { Status, suspend } from '../../host/browser/index.mjs';
+import { Status, suspend } from '../../host/node/root.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
@@ -29,7 +29,7 @@ const MODULES = {
   // "nowhere" is missing on purpose.
 };
 
-/** @param {import('../../host/browser/index.mjs').RuntimeOptions} [options] */
+/** @param {import('../../host/node/root.mjs').RuntimeOptions} [options] */
 const loadDynamic = (options = {}) => loadDynamicIn(nodeContext, { modules: MODULES, ...options });
 
 test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts_null_in_each', async () => {
@@ -131,7 +131,7 @@ test('modules: a_task_whose_wait_ends_while_a_module_loads_goes_on_when_the_load
   const loads = [];
   // Compiled already: the load reaches its exclusive part before the wait ends.
   const counter = new WebAssembly.Module(fs.readFileSync(moduleFile('counter')));
-  /** @type {import('../../host/browser/index.mjs').Runtime} */
+  /** @type {import('../../host/node/root.mjs').Runtime} */
   let rt;
   ({ rt } = await loadContracts(nodeContext, {
     pause: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ n) => {

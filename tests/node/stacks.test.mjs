@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import wabtInit from 'wabt';
 
-import { Runtime, TaskFailedError } from '../../host/browser/index.mjs';
+import { Runtime, TaskFailedError } from '../../host/node/root.mjs';
 import { loadContracts } from './helpers.mjs';
 import { internals } from '../../host/browser/debug.mjs';
 
