@@ -135,7 +135,7 @@ test('api docs: the_documented_names_are_exactly_the_exports_of_each_entry_point
 test('api docs: the_members_of_runtime_and_task_are_documented_and_exist', () => {
   const sections = documented();
   const neutral = /** @type {Map<string, Set<string>>} */ (sections.get('snail-core'));
-  for (const [name, file] of [['Runtime', 'host/browser/index.d.mts'], ['Task', 'host/browser/tasks.d.mts']]) {
+  for (const [name, file] of [['Runtime', 'host/browser/index.d.mts'], ['Task', 'host/browser/task.d.mts']]) {
     const declared = [...membersOf(path.join(types, file), name)].sort();
     const docs = [.../** @type {Set<string>} */ (neutral.get(name))].sort();
     assert.ok(declared.length >= 8, `${name} has ${declared.length} public members: the parser found them`);
