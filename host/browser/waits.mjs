@@ -382,8 +382,9 @@ export class Waits {
       x.outcome = outcome;
       x.result = value;
     }
-    if (this.sched.holder === null && !task._cancelRequested && this.sched.claim(task)) {
-      // Nothing is ahead and the turn has budget: the task takes the permit
+    if (!task._cancelRequested && this.sched.claim(task)) {
+      // Nothing is ahead and the turn has budget (a permit lent to a task
+      // that still waits is taken back for it): the task takes the permit
       // here, without the ready queue.
       this.move(task, x, W.none);
       const taken = this.takeWait(task, x);
