@@ -271,6 +271,8 @@ function checkOptionTypes(options) {
  *   disposers and drop functions that threw, over the runtime's life
  * @property {number} handlesReleased  task handles the program still held
  * @property {boolean} timedOut  close() stopped waiting at its timeout
+ * @property {string[]} abandonedLoads  names of the module loads in flight when close()
+ *   was called: each rejected with ERR_CLOSED, and none ran module code
  */
 
 /**
@@ -566,6 +568,8 @@ export class Runtime {
     }
     this.closed = true;
     this.bridge.closing = true;
+    // No module code runs in a closing runtime: loads in flight stop here.
+    const abandonedLoads = this.loader.close(this.name);
     const cancelled = [];
     for (const task of this.tasks()) {
       if (!task._cancelRequested) cancelled.push(task.id);
@@ -604,6 +608,7 @@ export class Runtime {
       disposerErrors: [...this.bridge.disposerErrors],
       handlesReleased,
       timedOut,
+      abandonedLoads,
     };
   }
 
