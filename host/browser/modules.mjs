@@ -30,9 +30,9 @@ import { Status } from './status.mjs';
  * module, else failed).
  */
 export class ModuleLoadError extends SnailError {
-  /** @param {string} message @param {{ cause?: unknown, status?: number, code?: string }} [options] */
+  /** @param {string} message @param {{ cause?: unknown, status?: number }} [options] */
   constructor(message, options = {}) {
-    super(message, { cause: options.cause, code: options.code ?? 'ERR_MODULE' });
+    super(message, { cause: options.cause, code: 'ERR_MODULE' });
     this.name = 'ModuleLoadError';
     this.status = options.status ?? Status.failed;
   }
@@ -195,7 +195,9 @@ export class ModuleLoader {
 
   /** @param {string} name */
   closedError(name) {
-    return new ModuleLoadError(`module ${name} was not loaded: the runtime of ${this.closedAs} closed`, { code: 'ERR_CLOSED', status: Status.closed });
+    const error = new ModuleLoadError(`module ${name} was not loaded: the runtime of ${this.closedAs} closed`, { status: Status.closed });
+    // Work refused by a closed runtime, as everywhere else.
+    return Object.assign(error, { code: 'ERR_CLOSED' });
   }
 
   /** Stops an abandoned load's work. @param {string} name */
