@@ -570,6 +570,7 @@ export class Runtime {
     this.bridge.closing = true;
     // No module code runs in a closing runtime: loads in flight stop here.
     const abandonedLoads = this.loader.close(this.name);
+    this.events.refuse(`the runtime of ${this.name} is closed`);
     const cancelled = [];
     for (const task of this.tasks()) {
       if (!task._cancelRequested) cancelled.push(task.id);
