@@ -499,13 +499,15 @@ export class Runtime {
   dispatch(entry = 'main', arg = 0) {
     if (this.bridge.scheduler.broken !== null) throw this.bridge.scheduler.broken;
     if (this.closed) {
-      throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
+      // Any value, an object without a prototype included, makes the message.
+      const what = typeof entry === 'string' ? `"${entry}"` : `an entry given as ${describeValue(entry)}`;
+      throw new SnailError(`cannot dispatch ${what}: the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
     }
     if (typeof entry !== 'string') {
       throw new SnailError(`dispatch() takes an entry name, got ${typeof entry}`, { code: 'ERR_ARG' });
     }
     if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < -(2 ** 31) || arg >= 2 ** 32) {
-      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, signed or unsigned (from -2147483648 to 4294967295), got ${String(arg)}`, { code: 'ERR_ARG' });
+      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, signed or unsigned (from -2147483648 to 4294967295), got ${typeof arg === 'number' ? String(arg) : describeValue(arg)}`, { code: 'ERR_ARG' });
     }
     return this.bridge.dispatchEntry(entry, arg | 0);
   }

@@ -418,6 +418,7 @@ export class ModuleLoader {
       instance = new WebAssembly.Instance(loaded.module, /** @type {any} */ (imports));
     } catch (error) {
       if (error instanceof WebAssembly.LinkError) throw new ModuleLoadError(`module ${name} does not link: ${why(error)}`, { cause: error });
+      this.restoreDefaults();
       // Anything else comes from its start function, which instantiation runs.
       const reason = isWaitOutsideTask(error)
         ? 'its start function called a suspending import; waits are only allowed in tasks'
@@ -433,6 +434,7 @@ export class ModuleLoader {
       if (typeof x.__wasm_call_ctors === 'function') x.__wasm_call_ctors();
       else if (typeof x._initialize === 'function') x._initialize();
     } catch (error) {
+      this.restoreDefaults();
       // A wait outside any task: say what it means.
       const reason = isWaitOutsideTask(error)
         ? 'it called a suspending import during its initialisation; waits are only allowed in tasks'
@@ -458,6 +460,15 @@ export class ModuleLoader {
     this.byName.set(name, record);
     this.byHandle.set(record.handle, record);
     return record;
+  }
+
+  /**
+   * Puts every register back to its default after module code that trapped:
+   * it ran outside any task, on the defaults, and a trap skips the epilogues
+   * that would have restored the shared stack pointer (and any binding it made).
+   */
+  restoreDefaults() {
+    this.bridge.regs.install(0);
   }
 
   /**

@@ -245,3 +245,29 @@ test('modules abi: a_start_function_runs_first_at_instantiation_and_its_trap_or_
     (e) => refused(e, /^module start_waits failed during its initialisation: its start function called a suspending import; waits are only allowed in tasks$/));
   await rt.close();
 });
+
+// A module whose initialisation traps half-way leaves the program's registers
+// as they were: its constructor had moved the shared stack pointer (a frame
+// whose epilogue never ran) and bound a handler global.
+test('modules abi: a_module_whose_initialisation_traps_leaves_the_registers_at_their_defaults', async () => {
+  const { rt } = await loadDynamic(nodeContext);
+  const sp = /** @type {WebAssembly.Global} */ (rt.instance.exports.__stack_pointer);
+  const tag = /** @type {WebAssembly.Global} */ (rt.instance.exports['snail.handler.main_tag']);
+  const before = [sp.value, tag.value];
+  for (const where of ['(start $init)', '(export "__wasm_call_ctors" (func $init))']) {
+    await assert.rejects(rt.loadModule(wat(`(module
+      (import "env" "__stack_pointer" (global $sp (mut i32)))
+      (import "env" "snail.handler.main_tag" (global $tag (mut i32)))
+      (func $init
+        (global.set $sp (i32.sub (global.get $sp) (i32.const 64)))
+        (global.set $tag (i32.const 99))
+        unreachable)
+      ${where})`), { name: 'half' }), (e) => refused(e, /failed during its initialisation/));
+    assert.deepEqual([sp.value, tag.value], before, where);
+  }
+  // The scheduler's invariants hold (checkInvariants): tasks run on.
+  const t = rt.dispatch('busy', 1);
+  await rt.drain();
+  assert.equal(t.state, 'returned', String(t.error));
+  await rt.close();
+});
