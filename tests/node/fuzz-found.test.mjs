@@ -30,3 +30,16 @@ test('stacks: a_stack_acquire_that_traps_fails_the_start_and_leaves_the_register
   const report = await rt.close();
   assert.equal(report.timedOut, false);
 });
+
+// Found as `node tools/fuzz.mjs --seed 1 --case 114`: the message of a
+// refused dispatch() turned its values into text, and an object without a
+// prototype cannot be: a TypeError instead of the SnailError.
+test('dispatch: values_that_cannot_become_text_are_refused_with_a_snail_error', async () => {
+  const rt = await Runtime.load(wat('(module (func (export "snail.entry.main") (param i32) (result i32) (i32.const 0)))'), { name: 'tiny.wasm' });
+  const bare = Object.create(null);
+  assert.throws(() => rt.dispatch('main', bare), (e) => /** @type {any} */ (e).code === 'ERR_ARG' && /got an object$/.test(/** @type {Error} */ (e).message));
+  assert.throws(() => rt.dispatch(bare), { code: 'ERR_ARG' });
+  await rt.close();
+  assert.throws(() => rt.dispatch(bare), (e) => /** @type {any} */ (e).code === 'ERR_CLOSED' && /^cannot dispatch an entry given as an object: /.test(/** @type {Error} */ (e).message));
+  assert.throws(() => rt.dispatch(Symbol('s')), { code: 'ERR_CLOSED' });
+});
