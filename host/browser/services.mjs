@@ -129,6 +129,7 @@ export class EventRegistry {
    *   registration is refused (ERR_CLOSED), and its `release` runs at once.
    */
   register(name, source, type, options = {}) {
+    if (typeof name !== 'string' || name === '') throw new SnailError('events.register() needs a non-empty name', { code: 'ERR_ARG' });
     if (this.refusal !== null) {
       // Nothing could ever wait on it, and close() released the others: a
       // queue made for it stops listening at once.
@@ -138,9 +139,8 @@ export class EventRegistry {
       } catch (error) {
         cause = error;
       }
-      throw new SnailError(`events.register("${String(name)}"): ${this.refusal}`, { code: 'ERR_CLOSED', cause });
+      throw new SnailError(`events.register("${name}"): ${this.refusal}`, { code: 'ERR_CLOSED', cause });
     }
-    if (typeof name !== 'string' || name === '') throw new SnailError('events.register() needs a non-empty name', { code: 'ERR_ARG' });
     const isTarget = typeof (/** @type {any} */ (source)?.addEventListener) === 'function';
     const isEmitter = typeof (/** @type {any} */ (source)?.on) === 'function';
     if (!isTarget && !isEmitter) {

@@ -43,3 +43,13 @@ test('dispatch: values_that_cannot_become_text_are_refused_with_a_snail_error', 
   assert.throws(() => rt.dispatch(bare), (e) => /** @type {any} */ (e).code === 'ERR_CLOSED' && /^cannot dispatch an entry given as an object: /.test(/** @type {Error} */ (e).message));
   assert.throws(() => rt.dispatch(Symbol('s')), { code: 'ERR_CLOSED' });
 });
+
+// Found as `node tools/fuzz.mjs --seed 3 --case 580`: a registration refused
+// because the runtime closed put its name into the message before checking
+// that it is a string.
+test('events: a_name_that_is_not_a_string_is_refused_with_a_snail_error_also_after_close', async () => {
+  const rt = await Runtime.load(wat('(module (func (export "snail.entry.main") (param i32) (result i32) (i32.const 0)))'), { name: 'tiny.wasm' });
+  await rt.close();
+  assert.throws(() => rt.events.register(/** @type {any} */ (Object.create(null)), new EventTarget(), 'x'), { code: 'ERR_ARG' });
+  assert.throws(() => rt.events.register('late', new EventTarget(), 'x'), { code: 'ERR_CLOSED' });
+});
