@@ -426,3 +426,16 @@ test('node files: a_granted_directory_replaced_since_it_was_granted_is_denied', 
   fs.rmSync(`${dir}.old`);
   fs.rmSync(`${dir}.older`, { recursive: true });
 });
+
+test('node files: a_hard_link_inside_is_read_and_a_write_replaces_that_name_only', async () => {
+  const outsideFile = path.join(root, 'other', 'x.txt');
+  fs.linkSync(outsideFile, path.join(data, 'hard-link'));
+  try {
+    assert.deepEqual(await read('data/hard-link'), [Status.ok, 'read ok 10 [from other]\n']);
+    assert.deepEqual(await write('data/hard-link', 'replaced'), [Status.ok, 'write ok\n']);
+    assert.equal(fs.readFileSync(path.join(data, 'hard-link'), 'utf8'), 'replaced');
+    assert.equal(fs.readFileSync(outsideFile, 'utf8'), 'from other', 'the other name keeps the old content');
+  } finally {
+    fs.rmSync(path.join(data, 'hard-link'));
+  }
+});
