@@ -424,8 +424,14 @@ export class Bridge {
     if (this.trace) this.emit('finish', task, { how });
   }
 
-  /** @param {Task} task @param {unknown} error */
+  /**
+   * A granted start could not enter (no stack segment). The program's
+   * allocator may have trapped with registers of its own in place: the
+   * defaults go back in.
+   * @param {Task} task @param {unknown} error
+   */
   failBeforeEntry(task, error) {
+    this.linker.regs.install(0);
     this.releaseSlot(task);
     task.error = error;
     this.scheduler.finish(task, TaskState.failed);

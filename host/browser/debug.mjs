@@ -44,6 +44,16 @@ export class RuntimeInternals {
     return before;
   }
 
+  /** The process keep-alive token the scheduler holds while tasks are live. */
+  get keepAlive() {
+    return this.bridge.scheduler.keepAlive;
+  }
+
+  /** Replaces the keep-alive token (a control: a token that holds nothing). @param {{ hold: () => void, release: () => void, dispose?: () => void }} token */
+  set keepAlive(token) {
+    this.bridge.scheduler.keepAlive = token;
+  }
+
   /** Whether the timer that lets idle carriers go is armed. */
   get idleTimerArmed() {
     return this.bridge.pool.idleTimer !== null;

@@ -121,7 +121,7 @@ export class Disposal {
     cleanup.then(() => { this.cleanups.delete(cleanup); }, (error) => {
       this.cleanups.delete(cleanup);
       this.failures++;
-      this.errors.push({ task: task.id, operation: `the cleanup ${what} tracked`, error });
+      this.errors.push({ task: task.id, operation: `the cleanup ${what} handed to track()`, error });
     });
   }
 }

@@ -298,6 +298,8 @@ function enteredBounds(options) {
  *   disposers and drop functions that threw, over the runtime's life
  * @property {number} handlesReleased  task handles the program still held
  * @property {boolean} timedOut  close() stopped waiting at its timeout
+ * @property {string[]} abandonedLoads  names of the module loads in flight when close()
+ *   was called: each rejected with ERR_CLOSED, and none ran module code
  */
 
 /**
@@ -526,13 +528,15 @@ export class Runtime {
   dispatch(entry = 'main', arg = 0) {
     if (this.bridge.broken !== null) throw this.bridge.broken;
     if (this.closed) {
-      throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
+      // Any value, an object without a prototype included, makes the message.
+      const what = typeof entry === 'string' ? `"${entry}"` : `an entry given as ${describeValue(entry)}`;
+      throw new SnailError(`cannot dispatch ${what}: the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
     }
     if (typeof entry !== 'string') {
       throw new SnailError(`dispatch() takes an entry name, got ${typeof entry}`, { code: 'ERR_ARG' });
     }
     if (typeof arg !== 'number' || !Number.isInteger(arg) || arg < -(2 ** 31) || arg >= 2 ** 32) {
-      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, signed or unsigned (from -2147483648 to 4294967295), got ${String(arg)}`, { code: 'ERR_ARG' });
+      throw new SnailError(`the argument of dispatch("${entry}") must be a 32-bit integer, signed or unsigned (from -2147483648 to 4294967295), got ${typeof arg === 'number' ? String(arg) : describeValue(arg)}`, { code: 'ERR_ARG' });
     }
     return this.bridge.dispatchEntry(entry, arg | 0);
   }
@@ -601,6 +605,9 @@ export class Runtime {
     }
     this.closed = true;
     this.bridge.beginClose();
+    // No module code runs in a closing runtime: loads in flight stop here.
+    const abandonedLoads = this.loader.close(this.name);
+    this.events.refuse(`the runtime of ${this.name} is closed`);
     const cancelled = [];
     for (const task of this.tasks()) {
       if (!task._cancelRequested) cancelled.push(task.id);
@@ -632,6 +639,7 @@ export class Runtime {
       disposerErrors: this.bridge.disposerErrors,
       handlesReleased,
       timedOut,
+      abandonedLoads,
     };
   }
 

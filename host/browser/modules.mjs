@@ -103,6 +103,16 @@ export class ModuleLoader {
     /** Loads in progress, by name: a second load of the same name waits for the first. */
     /** @type {Map<string, Promise<LoadedModuleRecord>>} */
     this.pending = new Map();
+    /** @type {Map<string, (error: ModuleLoadError) => void>} what rejects each pending load at once */
+    this.abandon = new Map();
+    /**
+     * The work of every load not yet ended, abandoned ones included: an
+     * abandoned load ends at its next step, without running module code.
+     * @type {Set<Promise<unknown>>}
+     */
+    this.work = new Set();
+    /** Set by close(): no load starts or goes on from then. @type {string | null} */
+    this.closedAs = null;
     /** @type {Map<Function, number>} functions put in the program's table, and where */
     this.tableIndex = new Map();
   }
@@ -138,24 +148,63 @@ export class ModuleLoader {
   shared(name, start) {
     const done = this.byName.get(name);
     if (done) return Promise.resolve(done);
+    if (this.closedAs !== null) return Promise.reject(this.closedError(name));
     let pending = this.pending.get(name);
     if (!pending) {
-      pending = start().finally(() => this.pending.delete(name));
+      const work = start();
+      this.work.add(work);
+      // An abandoned load's own ending is nobody's to handle.
+      work.then(() => this.work.delete(work), () => this.work.delete(work));
+      /** @type {Promise<never>} */
+      const abandoned = new Promise((_, reject) => { this.abandon.set(name, reject); });
+      pending = Promise.race([work, abandoned]).finally(() => {
+        this.pending.delete(name);
+        this.abandon.delete(name);
+      });
       this.pending.set(name, pending);
     }
     return pending;
+  }
+
+  /**
+   * The runtime closes: every later load is refused, and every load in
+   * flight is abandoned: it rejects at once, and its work stops at its next
+   * step, before any of the module's code runs, before the program's memory
+   * or table is touched, and without being recorded.
+   * @param {string} runtimeName  for messages
+   * @returns {string[]} the names of the loads abandoned
+   */
+  close(runtimeName) {
+    this.closedAs = runtimeName;
+    const names = [...this.abandon.keys()];
+    for (const name of names) /** @type {(error: ModuleLoadError) => void} */ (this.abandon.get(name))(this.closedError(name));
+    return names;
+  }
+
+  /** @param {string} name */
+  closedError(name) {
+    const error = new ModuleLoadError(`module ${name} was not loaded: the runtime of ${this.closedAs} closed`, { status: Status.closed });
+    // Work refused by a closed runtime, as everywhere else.
+    return Object.assign(error, { code: 'ERR_CLOSED' });
+  }
+
+  /** Stops an abandoned load's work. @param {string} name */
+  stopIfClosed(name) {
+    if (this.closedAs !== null) throw this.closedError(name);
   }
 
   /** @param {string} name @returns {Promise<LoadedModuleRecord>} */
   async resolveAndLoad(name) {
     // A task's load begins inside its Wasm call: the resolver runs after it.
     await null;
+    this.stopIfClosed(name);
     let source;
     try {
       source = await this.resolve(name);
     } catch (error) {
       throw new ModuleLoadError(`module ${name} could not be found: ${why(error)}`, { cause: error, status: Status.not_found });
     }
+    this.stopIfClosed(name);
     if (source === undefined || source === null) {
       throw new ModuleLoadError(`module ${name} could not be found: the modules option does not name it`, { status: Status.not_found });
     }
@@ -176,6 +225,7 @@ export class ModuleLoader {
       }
       throw new ModuleLoadError(`module ${name} does not compile: ${why(error)}`, { cause: error });
     }
+    this.stopIfClosed(name);
     let dylink;
     try {
       dylink = readDylink(loaded.module);
@@ -201,6 +251,8 @@ export class ModuleLoader {
     const release = await this.bridge.exclusive();
     const known = new Set(this.handlerGlobals.keys());
     try {
+      // The last moment to stop: from here the load runs to its end at once.
+      this.stopIfClosed(name);
       return this.link(loaded, name, dylink, shape);
     } catch (error) {
       // The handler names a module that failed brought are no registers: a
@@ -225,22 +277,26 @@ export class ModuleLoader {
     /** @type {string[]} */
     const problems = [];
 
-    // Memory and table for the module's own data and functions.
+    // Memory and table for the module's own data and functions: checked
+    // now, taken only once every import resolved, so that a module refused
+    // for its imports leaves the program's memory and table as they were.
+    if (dylink) {
+      // Beyond these an alignment or size cannot be met in a 32-bit memory or
+      // a table: refused, rather than wrapped into a wrong address.
+      if (dylink.memAlign > 30 || dylink.tableAlign > 30 || dylink.memSize + 2 ** dylink.memAlign > 0x7fffffff) {
+        throw new ModuleLoadError(`module ${name} asks in its dylink.0 section for ${dylink.memSize} bytes of memory aligned to 2^${dylink.memAlign} and table entries aligned to 2^${dylink.tableAlign}, more than a 32-bit memory or a table can give`);
+      }
+      if (dylink.memSize > 0 && (typeof px['snail.alloc'] !== 'function' || !(memory instanceof WebAssembly.Memory))) {
+        throw new ModuleLoadError(`module ${name} needs ${dylink.memSize} bytes of memory, but the program exports no ${memory instanceof WebAssembly.Memory ? '"snail.alloc" to allocate them' : 'memory'}`);
+      }
+      if (dylink.tableSize > 0 && !table) {
+        throw new ModuleLoadError(`module ${name} needs table entries, but the program exports no "__indirect_function_table"`);
+      }
+    }
     let memoryBase = 0;
     let tableBase = 0;
-    if (dylink) {
-      if (dylink.memSize > 0) {
-        if (typeof px['snail.alloc'] !== 'function') {
-          throw new ModuleLoadError(`module ${name} needs ${dylink.memSize} bytes of memory, but the program exports no "snail.alloc" to allocate them`);
-        }
-        const align = 2 ** dylink.memAlign;
-        const raw = px['snail.alloc'](dylink.memSize + align) >>> 0;
-        if (raw === 0) throw new ModuleLoadError(`module ${name} needs ${dylink.memSize} bytes of memory, and the program has none left`);
-        memoryBase = Math.ceil(raw / align) * align;
-        new Uint8Array(/** @type {WebAssembly.Memory} */ (memory).buffer, memoryBase, dylink.memSize).fill(0);
-      }
-      if (dylink.tableSize > 0) tableBase = this.growTable(name, table, dylink.tableSize);
-    }
+    /** Imports resolved once the memory and table are taken. @type {(() => void)[]} */
+    const afterTaking = [];
 
     /** @type {WebAssembly.Global[]} */
     const freshHandlers = [];
@@ -275,8 +331,8 @@ export class ModuleLoader {
       const { module: m, name: f, kind } = imp;
       if (m === 'env' && f === 'memory' && kind === 'memory') put(m, f, memory);
       else if (m === 'env' && f === '__indirect_function_table' && kind === 'table') put(m, f, table);
-      else if (m === 'env' && f === '__memory_base') put(m, f, new WebAssembly.Global({ value: 'i32', mutable: false }, memoryBase));
-      else if (m === 'env' && f === '__table_base') put(m, f, new WebAssembly.Global({ value: 'i32', mutable: false }, tableBase));
+      else if (m === 'env' && f === '__memory_base') afterTaking.push(() => put(m, f, new WebAssembly.Global({ value: 'i32', mutable: false }, memoryBase)));
+      else if (m === 'env' && f === '__table_base') afterTaking.push(() => put(m, f, new WebAssembly.Global({ value: 'i32', mutable: false }, tableBase)));
       else if (m === 'env' && (f === '__stack_pointer' || f === 'snail.stack.base' || f === 'snail.stack.limit') && kind === 'global') {
         if (px[f]) put(m, f, px[f]);
         else problems.push(`it imports env.${f}, which the program does not export`);
@@ -312,7 +368,7 @@ export class ModuleLoader {
         else problems.push(`it needs the address of ${f} (GOT.mem), which neither the program, a loaded module nor the module itself exports`);
       } else if (m === 'GOT.func') {
         const fn = this.functionNamed(f);
-        if (fn) put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, this.tableIndexOf(name, table, fn)));
+        if (fn) afterTaking.push(() => put(m, f, new WebAssembly.Global({ value: 'i32', mutable: true }, this.tableIndexOf(name, table, fn))));
         else if (exported.get(f) === 'function') put(m, f, ownEntry('func', f));
         else problems.push(`it needs the function ${f} (GOT.func), which neither the program, a loaded module nor the module itself exports`);
       } else if (m === 'env' && kind === 'function') {
@@ -335,13 +391,32 @@ export class ModuleLoader {
     if (problems.length) {
       throw new ModuleLoadError(`module ${name} does not link:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     }
+    if (dylink && dylink.memSize > 0) {
+      const align = 2 ** dylink.memAlign;
+      const raw = px['snail.alloc'](dylink.memSize + align) >>> 0;
+      if (raw === 0) throw new ModuleLoadError(`module ${name} needs ${dylink.memSize} bytes of memory, and the program has none left`);
+      memoryBase = Math.ceil(raw / align) * align;
+      const buffer = /** @type {WebAssembly.Memory} */ (memory).buffer;
+      if (memoryBase + dylink.memSize > buffer.byteLength) {
+        throw new ModuleLoadError(`module ${name} needs ${dylink.memSize} bytes of memory, and the program's snail.alloc gave ${raw}, outside its memory`);
+      }
+      new Uint8Array(buffer, memoryBase, dylink.memSize).fill(0);
+    }
+    if (dylink && dylink.tableSize > 0) tableBase = this.growTable(name, table, dylink.tableSize, dylink.tableAlign);
+    for (const resolve of afterTaking) resolve();
 
     bridge.link(imports, shape);
     let instance;
     try {
       instance = new WebAssembly.Instance(loaded.module, /** @type {any} */ (imports));
     } catch (error) {
-      throw new ModuleLoadError(`module ${name} does not link: ${why(error)}`, { cause: error });
+      if (error instanceof WebAssembly.LinkError) throw new ModuleLoadError(`module ${name} does not link: ${why(error)}`, { cause: error });
+      this.restoreDefaults();
+      // Anything else comes from its start function, which instantiation runs.
+      const reason = isWaitOutsideTask(error)
+        ? 'its start function called a suspending import; waits are only allowed in tasks'
+        : error instanceof WebAssembly.RuntimeError ? `its start function trapped: ${why(error)}` : `its start function threw: ${why(error)}`;
+      throw new ModuleLoadError(`module ${name} failed during its initialisation: ${reason}`, { cause: error });
     }
     const x = /** @type {Record<string, any>} */ (instance.exports);
     for (const { global, kind, symbol } of ownGot) {
@@ -352,6 +427,7 @@ export class ModuleLoader {
       if (typeof x.__wasm_call_ctors === 'function') x.__wasm_call_ctors();
       else if (typeof x._initialize === 'function') x._initialize();
     } catch (error) {
+      this.restoreDefaults();
       // A wait outside any task: say what it means.
       const reason = isWaitOutsideTask(error)
         ? 'it called a suspending import during its initialisation; waits are only allowed in tasks'
@@ -380,13 +456,27 @@ export class ModuleLoader {
   }
 
   /**
-   * Grows the program's table by `n` entries; returns the first new index.
-   * @param {string} name @param {WebAssembly.Table | undefined} table @param {number} n
+   * Puts every register back to its default after module code that trapped:
+   * it ran outside any task, on the defaults, and a trap skips the epilogues
+   * that would have restored the shared stack pointer (and any binding it made).
    */
-  growTable(name, table, n) {
+  restoreDefaults() {
+    this.bridge.regs.install(0);
+  }
+
+  /**
+   * Grows the program's table by `n` entries that start at a multiple of
+   * 2^align (entries skipped to get there stay null); returns the first.
+   * @param {string} name @param {WebAssembly.Table | undefined} table @param {number} n
+   * @param {number} [align]  log2 of the alignment of the first entry
+   */
+  growTable(name, table, n, align = 0) {
     if (!table) throw new ModuleLoadError(`module ${name} needs table entries, but the program exports no "__indirect_function_table"`);
+    const step = 2 ** align;
+    const base = Math.ceil(table.length / step) * step;
     try {
-      return table.grow(n, null);
+      table.grow(base - table.length + n, null);
+      return base;
     } catch (error) {
       throw new ModuleLoadError(`module ${name} needs ${n} table entries, but the program's table cannot grow (link the program with --growable-table: snail_add_program(... DYNAMIC)): ${why(error)}`, { cause: error });
     }

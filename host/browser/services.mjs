@@ -94,6 +94,8 @@ export class EventRegistry {
   constructor() {
     /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }>} */
     this.sources = new Map();
+    /** Why registrations are refused (the runtime closed), or null. @type {string | null} */
+    this.refusal = null;
   }
 
   /**
@@ -105,10 +107,22 @@ export class EventRegistry {
    *   `detail` maps the event to what the program receives (default: a
    *   CustomEvent's detail, a MessageEvent's data, an emitter's first argument);
    *   `release` runs once when the registration goes, by the returned function
-   *   or when the runtime closes (a queue stops listening)
+   *   or when the runtime closes (a queue stops listening). After close() a
+   *   registration is refused (ERR_CLOSED), and its `release` runs at once.
    */
   register(name, source, type, options = {}) {
     if (typeof name !== 'string' || name === '') throw new SnailError('events.register() needs a non-empty name', { code: 'ERR_ARG' });
+    if (this.refusal !== null) {
+      // Nothing could ever wait on it, and close() released the others: a
+      // queue made for it stops listening at once.
+      let cause;
+      try {
+        options?.release?.();
+      } catch (error) {
+        cause = error;
+      }
+      throw new SnailError(`events.register("${name}"): ${this.refusal}`, { code: 'ERR_CLOSED', cause });
+    }
     const isTarget = typeof (/** @type {any} */ (source)?.addEventListener) === 'function';
     const isEmitter = typeof (/** @type {any} */ (source)?.on) === 'function';
     if (!isTarget && !isEmitter) {
@@ -125,9 +139,17 @@ export class EventRegistry {
   }
 
   /**
+   * Refuses every later registration, with `why` as the reason: the runtime
+   * is closing, and nothing will wait on an event again.
+   * @param {string} why
+   */
+  refuse(why) {
+    this.refusal = why;
+  }
+
+  /**
    * Removes every registration, running each one's `release`: the runtime
-   * closed, so nothing waits on them any more. Later registrations work as
-   * before (a closed runtime starts no task that could wait on them).
+   * closed, so nothing waits on them any more.
    */
   clear() {
     const entries = [...this.sources.values()];

@@ -35,6 +35,10 @@ export function defaultSink(/** @type {'stdout'|'stderr'} */ which) {
   };
 }
 
+/** Whether a view is of a shared memory (a SharedArrayBuffer). @param {Uint8Array} view */
+const isShared = (view) => typeof SharedArrayBuffer === 'function' ? view.buffer instanceof SharedArrayBuffer
+  : Object.prototype.toString.call(view.buffer) === '[object SharedArrayBuffer]';
+
 export class Wasi {
   /** @param {WasiOptions} [options] */
   constructor(options = {}) {
@@ -133,7 +137,9 @@ export class Wasi {
         for (let i = 0; i < iovsLen; i++) {
           const ptr = view.getUint32(iovs + i * 8, true);
           const len = view.getUint32(iovs + i * 8 + 4, true);
-          text += decoder.decode(bytes.subarray(ptr, ptr + len), { stream: true });
+          const chunk = bytes.subarray(ptr, ptr + len);
+          // Browsers' TextDecoder refuses views of a shared memory: decode a copy.
+          text += decoder.decode(isShared(chunk) ? chunk.slice() : chunk, { stream: true });
           written += len;
         }
         if (text) (fd === 1 ? this.stdout : this.stderr)(text);
@@ -160,7 +166,15 @@ export class Wasi {
       fd_prestat_get: () => ERRNO.badf,
       fd_prestat_dir_name: () => ERRNO.badf,
       random_get: (ptr, len) => {
-        this.randomFill(this.bytes().subarray(ptr, ptr + len));
+        const target = this.bytes().subarray(ptr, ptr + len);
+        if (isShared(target)) {
+          // getRandomValues refuses views of a shared memory too.
+          const copy = new Uint8Array(target.length);
+          this.randomFill(copy);
+          target.set(copy);
+        } else {
+          this.randomFill(target);
+        }
         return ERRNO.success;
       },
       sched_yield: () => ERRNO.success,

@@ -23,7 +23,7 @@ import { hasJspi } from '../browser/capabilities.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The exit codes the help text documents. */
-const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, internal: 70, interrupted: 130, brokenPipe: 141 });
+const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, internal: 70, interrupted: 130, brokenPipe: 141, terminated: 143 });
 
 // A reader that goes away (`snail-core run app.wasm | head`) ends the command
 // quietly with 141, the status a shell reports for a C program SIGPIPE ended.
@@ -82,8 +82,9 @@ Other options:
   -h, --help     prints this help
   -v, --version  prints the version of snail-core
 
-Ctrl-C cancels every live task and waits until they have unwound (C++
-destructors run); a second Ctrl-C ends the process at once.
+Ctrl-C (or SIGTERM) cancels every live task and waits until they have
+unwound (C++ destructors run); a second one ends the process at once. While a
+task computes without waiting, it takes effect when the task waits or ends.
 
 Exit codes:
   0     the entry returned 0 (inspect: the module follows the ABI)
@@ -100,6 +101,7 @@ Exit codes:
   130   interrupted by Ctrl-C (SIGINT)
   141   standard output was closed by its reader (snail-core run app.wasm |
         head): the command stops without a message
+  143   terminated by SIGTERM (kill, docker stop, a CI timeout)
   other the entry's return value modulo 256 (value & 255): a program may
         return 1, 2 or 130 itself
 
@@ -506,6 +508,7 @@ async function runProgram(command) {
   const entry = /** @type {string} */ (command.entry);
   const { Runtime, SnailError } = await import('../node/root.mjs');
   const { nodeHost } = await import('../node/host.mjs');
+  const { Interrupts } = await import('../node/signals.mjs');
 
   /** @type {import('../browser/index.mjs').Runtime | null} */
   let rt = null;
@@ -525,34 +528,41 @@ async function runProgram(command) {
   }
   const progress = createProgress(() => (rt ? rt.stats() : null));
   /** @type {Promise<import('../browser/index.mjs').CloseReport> | null} */
-  let interrupted = null;
-  // The first Ctrl-C cancels every live task and lets them unwind, as
-  // rt.close() does. It also gives SIGINT back its default action, so that a
-  // second Ctrl-C ends the process at once, even while Wasm code runs and this
-  // listener could not be called (a task whose cleanup never ends).
-  const onInterrupt = () => {
+  let closing = null;
+  const closeOnce = () => (closing ??= /** @type {import('../browser/index.mjs').Runtime} */ (rt).close());
+  // The first SIGINT (Ctrl-C) or SIGTERM cancels every live task and lets
+  // them unwind, as rt.close() does. It also gives both signals back their
+  // default actions, so that a second one ends the process at once, even
+  // while Wasm code runs and no listener could be called (a task whose
+  // cleanup never ends). One that arrives while a task computes is acted on
+  // once the agent is free (Interrupts in host/node/signals.mjs).
+  const interrupts = new Interrupts((signal) => {
     progress.stop();
-    process.off('SIGINT', onInterrupt);
     // On a terminal, the line after the echoed ^C.
-    const nl = process.stderr.isTTY ? '\n' : '';
+    const nl = process.stderr.isTTY && signal === 'SIGINT' ? '\n' : '';
+    const what = signal === 'SIGINT' ? 'interrupted' : `terminated (${signal})`;
     if (rt === null) {
       // Nothing to unwind. The signal's default action ends the process even
       // when a read of the program blocks (a pipe): process.exit() would wait
       // for that read.
-      process.stderr.write(`${nl}snail-core: interrupted while loading the program\n`);
+      process.stderr.write(`${nl}snail-core: ${what} while loading the program\n`);
       if (trace) trace.close({ interrupted: true });
-      process.kill(process.pid, 'SIGINT');
+      process.kill(process.pid, signal);
       return;
     }
     const live = rt.stats().live;
-    process.stderr.write(`${nl}snail-core: interrupted; cancelling ${count(live, 'live task')} and waiting for ${live === 1 ? 'it' : 'them'} to unwind (Ctrl-C again ends the process at once)\n`);
-    interrupted = rt.close();
+    if (live === 0) {
+      // It arrived while the last task computed, and was acted on only after.
+      process.stderr.write(`${nl}snail-core: ${what} after every task had finished\n`);
+    } else {
+      const again = signal === 'SIGINT' ? 'Ctrl-C again ends the process at once' : 'a second signal ends the process at once';
+      process.stderr.write(`${nl}snail-core: ${what}; cancelling ${count(live, 'live task')} and waiting for ${live === 1 ? 'it' : 'them'} to unwind (${again})\n`);
+    }
+    // runProgram awaits it; a rejection must not count as unhandled meanwhile.
+    closeOnce().catch(() => {});
     // The cancellations are in the trace file before any task unwinds.
     if (trace) trace.flush();
-    // runProgram awaits it; a rejection must not count as unhandled meanwhile.
-    interrupted.catch(() => {});
-  };
-  process.on('SIGINT', onInterrupt);
+  });
   const started = Date.now();
   progress.start();
   try {
@@ -593,10 +603,11 @@ async function runProgram(command) {
     }
     /** @type {import('../browser/index.mjs').Task | null} */
     let task = null;
-    if (interrupted === null) {
+    if (interrupts.received === null) {
       try {
         task = rt.dispatch(entry, command.arg ?? 0);
       } catch (error) {
+        interrupts.dispose();
         await rt.close();
         if (trace) {
           trace.close();
@@ -606,7 +617,12 @@ async function runProgram(command) {
       }
       await rt.drain();
     }
-    const report = await (interrupted ?? rt.close());
+    // A signal sent while the last task computed reaches its listener only now.
+    await interrupts.settled();
+    const report = await closeOnce();
+    // From here on a signal has its default action: it ends the process.
+    interrupts.dispose();
+    const interrupted = interrupts.received;
     progress.stop();
 
     const stats = rt.stats();
@@ -617,10 +633,12 @@ async function runProgram(command) {
     }
     if (interrupted !== null) {
       const unwound = report.cancelled.length;
-      let line = `snail-core: interrupted: ${count(unwound, 'task')} cancelled, ${unwound === 1 ? 'it has' : 'all have'} unwound`;
-      if (report.disposerErrors.length) line += `; ${count(report.disposerErrors.length, 'disposer')} failed`;
-      process.stderr.write(`${line}\n`);
-      return EXIT.interrupted;
+      if (unwound > 0 || report.disposerErrors.length) {
+        let line = `snail-core: ${interrupted === 'SIGINT' ? 'interrupted' : 'terminated'}: ${count(unwound, 'task')} cancelled, ${unwound === 1 ? 'it has' : 'all have'} unwound`;
+        if (report.disposerErrors.length) line += `; ${count(report.disposerErrors.length, 'disposer')} failed`;
+        process.stderr.write(`${line}\n`);
+      }
+      return interrupted === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
     }
     task = /** @type {import('../browser/index.mjs').Task} */ (task);
     if (command.name === 'demo') {
@@ -638,7 +656,7 @@ async function runProgram(command) {
     return EXIT.failed;
   } finally {
     progress.stop();
-    process.off('SIGINT', onInterrupt);
+    interrupts.dispose();
   }
 }
 

@@ -13,10 +13,15 @@
 //   - symbolic links are followed only while they stay inside the grant's real
 //     directory; one that leads outside (or an absolute target that does not
 //     start with that directory's real path) is denied.
-// The checks walk the path one component at a time with lstat before anything
-// is opened, and the final component is opened with O_NOFOLLOW. On Linux the
-// opened descriptor's path (/proc/self/fd) is checked again, which closes the
-// window in which another process could swap a component for a link.
+// The checks walk the path one component at a time before anything is
+// opened. On Linux every directory on the way is held open as a descriptor and
+// the next component is looked up in it through /proc/self/fd/N/NAME, never
+// by a path from the root, so another process that swaps a directory for a
+// link meanwhile cannot redirect the walk: the file opened, the temporary file
+// created, the rename and the removal all happen in a directory the walk
+// reached inside the grant (Node has no openat(); this is its equivalent).
+// Where /proc/self/fd is missing the same walk goes by names, which holds
+// against the program alone but not against such a process (docs/node.md).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +30,7 @@ import { checkOptionKeys, SnailError } from '../browser/errors.mjs';
 import { ServiceError } from '../browser/services.mjs';
 import { Status } from '../browser/status.mjs';
 import {
-  asService, check, readAll, replaceFile, tempSuffix, withHandle, writeAll,
+  asService, check, closeDirectory, openDirectory, readAll, replaceFile, tempSuffix, withHandle, writeAll,
 } from './fsutil.mjs';
 
 /**
@@ -41,13 +46,31 @@ import {
  * @property {string[]} components  the guest name's components ([] for ".")
  * @property {string} host  the directory's real path on the host
  * @property {string} path  the host path as the grant gave it, for messages
+ * @property {{ dev: bigint, ino: bigint }} identity  the directory's device and
+ *   inode when it was granted: a directory put in its place later is not it
+ */
+
+/**
+ * A directory a walk reached: held open, and named through its descriptor
+ * (/proc/self/fd/N), or, where the system cannot do that, named by its path.
+ * `at(dir, name)` names an entry in it.
+ * @typedef {{ path: string, handle: import('node:fs/promises').FileHandle | null }} Dir
+ */
+
+/**
+ * Where a walk ended: the entry `name` of directory `dir` and what lstat saw
+ * there (null: nothing); `name` null when the path is a directory it walked into.
+ * @typedef {{ dir: Dir, name: string | null, stat: fs.Stats | null }} Place
  */
 
 const { O_RDONLY } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
-/** Where Linux shows the path of each open descriptor. */
-const procFd = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+/**
+ * Whether paths can start at a held directory descriptor (/proc/self/fd/N/NAME,
+ * Linux): then no component of a path is ever looked up again by name.
+ */
+export const descriptorWalks = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
 /** Symbolic links followed in one path before it is refused, as Linux does. */
 const MAX_LINKS = 40;
 
@@ -65,11 +88,11 @@ function guestName(name) {
   return (name.startsWith('/') ? '/' : '') + splitPath(name).join('/') || '.';
 }
 
-/** Whether `p` is `root` or inside it (both real, absolute). @param {string} root @param {string} p */
-export function isInside(root, p) {
-  if (p === root) return true;
-  return p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
+/** The entry `name` of a directory a walk reached. @param {Dir} dir @param {string} name */
+const at = (dir, name) => `${dir.path}/${name}`;
+
+/** @param {unknown} error @param {string} code */
+const isCode = (error, code) => /** @type {NodeJS.ErrnoException} */ (error)?.code === code;
 
 /** @param {string} why */
 function denied(why) {
@@ -82,10 +105,14 @@ function denied(why) {
 export class GrantedFiles {
   /**
    * @param {DirGrant[]} [dirs]  the granted directories; they must exist
-   * @param {{ cwd?: string }} [options]  what relative host paths resolve against
+   * @param {{ cwd?: string, descriptorWalks?: boolean }} [options]  `cwd`: what relative
+   *   host paths resolve against; `descriptorWalks: false` walks by names even
+   *   where descriptors could be held (for tests of systems without /proc)
    */
   constructor(dirs = [], options = {}) {
     const cwd = options.cwd ?? process.cwd();
+    /** Whether walks hold directories open (see descriptorWalks). */
+    this.held = descriptorWalks && options.descriptorWalks !== false;
     /** @type {Grant[]} */
     this.grants = [];
     if (!Array.isArray(dirs)) {
@@ -113,7 +140,8 @@ export class GrantedFiles {
         const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : /** @type {Error} */ (error).message;
         throw new SnailError(`cannot grant directory ${hostPath}: ${why}`, { code: 'ERR_OPTION', cause: error });
       }
-      if (!fs.statSync(real).isDirectory()) {
+      const st = fs.statSync(real, { bigint: true });
+      if (!st.isDirectory()) {
         throw new SnailError(`cannot grant ${hostPath}: it is not a directory`, { code: 'ERR_OPTION' });
       }
       const guest = guestName(name);
@@ -126,7 +154,7 @@ export class GrantedFiles {
         const error = new SnailError(`two granted directories have the guest name "${guest}"; give one another name with { path, as }`, { code: 'ERR_OPTION' });
         throw Object.assign(error, { sameGuest: { guest, paths: [earlier.path, hostPath] } });
       }
-      this.grants.push({ guest, absolute, components, host: real, path: hostPath });
+      this.grants.push({ guest, absolute, components, host: real, path: hostPath, identity: { dev: st.dev, ino: st.ino } });
     }
   }
 
@@ -161,69 +189,141 @@ export class GrantedFiles {
   }
 
   /**
-   * Follows `rest` inside the grant, component by component, with every
-   * symbolic link resolved and kept inside the grant's real directory.
-   * @param {Grant} grant @param {string[]} rest
-   * @returns {Promise<{ file: string, stat: fs.Stats | null }>}  the real path; stat null if it does not exist
+   * Walks `rest` inside the grant and runs `fn` on where it ended, with every
+   * directory on the way still held; closes them all before returning,
+   * however `fn` ends.
+   * @template T
+   * @param {AbortSignal} signal @param {Grant} grant @param {string[]} rest
+   * @param {(place: Place) => Promise<T>} fn
+   * @returns {Promise<T>}
    */
-  async resolveInside(grant, rest) {
-    const root = grant.host;
-    let current = root;
+  async within(signal, grant, rest, fn) {
+    /** @type {import('node:fs/promises').FileHandle[]} */
+    const held = [];
+    try {
+      const root = await this.enterGrant(grant, held);
+      return await fn(await this.walk(signal, grant, root, rest, held));
+    } finally {
+      for (const handle of held.reverse()) await closeDirectory(handle);
+    }
+  }
+
+  /**
+   * The grant's directory, if it is still the one granted.
+   * @param {Grant} grant @param {import('node:fs/promises').FileHandle[]} held
+   * @returns {Promise<Dir>}
+   */
+  async enterGrant(grant, held) {
+    /** @type {fs.BigIntStats} */
+    let st;
+    /** @type {Dir} */
+    let dir;
+    if (this.held) {
+      const handle = await openDirectory(grant.host);
+      held.push(handle);
+      st = await handle.stat({ bigint: true });
+      dir = { path: `/proc/self/fd/${handle.fd}`, handle };
+    } else {
+      st = await fsp.lstat(grant.host, { bigint: true });
+      dir = { path: grant.host, handle: null };
+    }
+    if (!st.isDirectory() || st.dev !== grant.identity.dev || st.ino !== grant.identity.ino) {
+      throw denied(`granted directory "${grant.guest}" (${grant.path}) was replaced since it was granted`);
+    }
+    return dir;
+  }
+
+  /**
+   * The directory `name` in `dir`, held open, or null when it is no longer a
+   * directory (another process swapped it for a link since lstat saw it).
+   * @param {Dir} dir @param {string} name @param {import('node:fs/promises').FileHandle[]} held
+   * @returns {Promise<Dir | null>}
+   */
+  async enter(dir, name, held) {
+    if (!this.held) return { path: path.join(dir.path, name), handle: null };
+    let handle;
+    try {
+      handle = await openDirectory(at(dir, name));
+    } catch (error) {
+      // O_NOFOLLOW | O_DIRECTORY: a link is ENOTDIR (or ELOOP), never followed.
+      if (isCode(error, 'ENOTDIR') || isCode(error, 'ELOOP')) return null;
+      throw error;
+    }
+    held.push(handle);
+    return { path: `/proc/self/fd/${handle.fd}`, handle };
+  }
+
+  /**
+   * Follows `rest` from the grant's directory, component by component, with
+   * every symbolic link resolved and kept inside the grant. Each directory is
+   * entered from the one before it, never by a path from the root.
+   * @param {AbortSignal} signal @param {Grant} grant @param {Dir} root @param {string[]} rest
+   * @param {import('node:fs/promises').FileHandle[]} held
+   * @returns {Promise<Place>}
+   */
+  async walk(signal, grant, root, rest, held) {
+    /** The directories entered, the grant's first: ".." from a link goes back one. */
+    const stack = [root];
     const queue = [...rest];
     let links = 0;
-    /** @type {fs.Stats | null} */
-    let stat = await fsp.lstat(root);
+    const outOfGrant = () => denied(`a symbolic link leads out of granted directory "${grant.guest}"`);
+    const tooMany = () => denied(`too many symbolic links in a path under "${grant.guest}"`);
     while (queue.length > 0) {
+      check(signal);
       const c = /** @type {string} */ (queue.shift());
       if (c === '' || c === '.') continue;
+      const last = queue.every((q) => q === '' || q === '.');
+      const dir = stack[stack.length - 1];
       if (c === '..') {
         // Only a link's target brings ".." here: the program's path has none.
-        current = path.dirname(current);
-        if (!isInside(root, current)) throw denied(`a symbolic link leads out of granted directory "${grant.guest}"`);
-        stat = await fsp.lstat(current);
+        if (stack.length === 1) throw outOfGrant();
+        stack.pop();
         continue;
       }
-      const next = path.join(current, c);
+      /** @type {fs.Stats} */
+      let stat;
       try {
-        stat = await fsp.lstat(next);
+        stat = await fsp.lstat(at(dir, c));
       } catch (error) {
-        if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT' && queue.every((q) => q === '' || q === '.')) {
-          return { file: next, stat: null };
-        }
+        if (isCode(error, 'ENOENT') && last) return { dir, name: c, stat: null };
         throw error;
       }
       if (stat.isSymbolicLink()) {
-        if (++links > MAX_LINKS) throw denied(`too many symbolic links in a path under "${grant.guest}"`);
-        const target = await fsp.readlink(next);
+        if (++links > MAX_LINKS) throw tooMany();
+        let target;
+        try {
+          target = await fsp.readlink(at(dir, c));
+        } catch (error) {
+          // No longer a link (EINVAL): another process swapped it back; look again.
+          if (!isCode(error, 'EINVAL')) throw error;
+          queue.unshift(c);
+          continue;
+        }
         if (target.startsWith('/')) {
           // An absolute target counts only if it starts with the grant's real
-          // path; the rest of it is walked like any other path.
-          const prefix = root.endsWith('/') ? root : `${root}/`;
-          if (target !== root && !target.startsWith(prefix)) throw denied(`a symbolic link leads out of granted directory "${grant.guest}"`);
-          current = root;
+          // path; the rest of it is walked from the grant's directory, held.
+          const prefix = grant.host.endsWith('/') ? grant.host : `${grant.host}/`;
+          if (target !== grant.host && !target.startsWith(prefix)) throw outOfGrant();
+          stack.length = 1;
           queue.unshift(...target.slice(prefix.length - 1).split('/'));
         } else {
           queue.unshift(...target.split('/'));
         }
-        stat = await fsp.lstat(current);
         continue;
       }
-      current = next;
-      if (!stat.isDirectory() && queue.some((q) => q !== '' && q !== '.')) {
-        throw Object.assign(new Error(`${next} is not a directory`), { code: 'ENOTDIR' });
+      if (last) return { dir, name: c, stat };
+      if (!stat.isDirectory()) throw Object.assign(new Error(`${c} is not a directory`), { code: 'ENOTDIR' });
+      const child = await this.enter(dir, c, held);
+      if (child === null) {
+        // Changed since lstat: look again (a link now), within the link bound.
+        if (++links > MAX_LINKS) throw tooMany();
+        queue.unshift(c);
+        continue;
       }
+      stack.push(child);
     }
-    return { file: current, stat };
-  }
-
-  /**
-   * Checks, where the system shows it, that an open descriptor is inside the grant.
-   * @param {Grant} grant @param {import('node:fs/promises').FileHandle} handle
-   */
-  async confirm(grant, handle) {
-    if (!procFd) return;
-    const opened = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
-    if (!isInside(grant.host, opened)) throw denied(`a path under "${grant.guest}" changed to lead outside it`);
+    // The path names a directory: the grant itself, or one a link led to.
+    return { dir: stack[stack.length - 1], name: null, stat: null };
   }
 
   /**
@@ -236,16 +336,17 @@ export class GrantedFiles {
     return asService(signal, `reading "${guestPath}"`, async () => {
       check(signal);
       const { grant, rest } = this.locate(guestPath);
-      const { file, stat } = await this.resolveInside(grant, rest);
-      if (!stat) throw new ServiceError(Status.not_found, `"${guestPath}" does not exist`);
-      if (!stat.isFile()) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
-      check(signal);
-      // O_NONBLOCK: a file swapped for a FIFO meanwhile must not block the open.
-      return withHandle(signal, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, async (handle) => {
-        await this.confirm(grant, handle);
-        const opened = await handle.stat();
-        if (!opened.isFile()) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
-        return readAll(signal, handle, opened.size);
+      return this.within(signal, grant, rest, async ({ dir, name, stat }) => {
+        if (name !== null && !stat) throw new ServiceError(Status.not_found, `"${guestPath}" does not exist`);
+        if (name === null || !stat?.isFile()) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
+        check(signal);
+        // O_NOFOLLOW: a file swapped for a link meanwhile is refused (ELOOP);
+        // O_NONBLOCK: one swapped for a FIFO must not block the open.
+        return withHandle(signal, at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK, async (handle) => {
+          const opened = await handle.stat();
+          if (!opened.isFile()) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
+          return readAll(signal, handle, opened.size);
+        });
       });
     });
   }
@@ -254,7 +355,9 @@ export class GrantedFiles {
    * Writes a whole file, atomically: the data goes to a temporary file in the
    * same directory, which is renamed over the file. Until the rename (the
    * commit point) an abort leaves the old file; the temporary file is removed
-   * before the promise settles. Not flushed to disk (durable storage does that).
+   * before the promise settles. The temporary file is created, renamed and
+   * removed in the directory the walk holds. Not flushed to disk (durable
+   * storage does that).
    * @param {AbortSignal} signal @param {string} guestPath @param {Uint8Array} data
    * @returns {Promise<void>}
    */
@@ -263,15 +366,14 @@ export class GrantedFiles {
       check(signal);
       const { grant, rest } = this.locate(guestPath);
       if (rest.length === 0) throw new ServiceError(Status.failed, `"${guestPath}" is a granted directory, not a file`);
-      const { file, stat } = await this.resolveInside(grant, rest);
-      if (stat && !stat.isFile()) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
-      const dir = path.dirname(file);
-      const temp = path.join(dir, `.${path.basename(file)}.snail-${tempSuffix()}.tmp`);
-      check(signal);
-      await replaceFile(signal, temp, file, 0o666, async (handle) => {
-        await this.confirm(grant, handle);
-        if (stat) await handle.chmod(stat.mode & 0o7777);
-        await writeAll(signal, handle, data);
+      await this.within(signal, grant, rest, async ({ dir, name, stat }) => {
+        if (name === null || (stat && !stat.isFile())) throw new ServiceError(Status.failed, `"${guestPath}" is not a regular file`);
+        const temp = at(dir, `.${name}.snail-${tempSuffix()}.tmp`);
+        check(signal);
+        await replaceFile(signal, temp, at(dir, name), 0o666, async (handle) => {
+          if (stat) await handle.chmod(stat.mode & 0o7777);
+          await writeAll(signal, handle, data);
+        });
       });
     });
   }

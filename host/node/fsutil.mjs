@@ -61,7 +61,27 @@ export async function withHandle(signal, file, flags, fn, mode) {
   }
 }
 
-/** A signal that never aborts: for steps after an operation's commit point. */
+/**
+ * Opens a directory for an operation to work relative to, without following a
+ * link in its last component; counted with the other descriptors. Close it
+ * with closeDirectory().
+ * @param {string} dir
+ */
+export async function openDirectory(dir) {
+  const handle = await fsp.open(dir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  COUNTS.descriptors++;
+  return handle;
+}
+
+/** @param {import('node:fs/promises').FileHandle} handle  one openDirectory() gave */
+export async function closeDirectory(handle) {
+  try {
+    await handle.close();
+  } finally {
+    COUNTS.descriptors--;
+  }
+}
+
 /**
  * Replaces `file` as a whole: `fill(handle)` writes a new temporary file beside
  * it (created exclusively, not following links), which is renamed over `file`
@@ -80,11 +100,14 @@ export async function replaceFile(signal, temp, file, mode, fill) {
     await fsp.rename(temp, file);
     committed = true;
   } finally {
-    if (!committed) await fsp.rm(temp, { force: true }).catch(() => {});
+    // unlink, never a recursive removal: whatever is at the name now, it is
+    // removed only if it is a file (or a link), where the temporary file was.
+    if (!committed) await fsp.unlink(temp).catch(() => {});
     COUNTS.tempFiles--;
   }
 }
 
+/** A signal that never aborts: for steps after an operation's commit point. */
 export const NEVER = new AbortController().signal;
 
 /**

@@ -89,3 +89,51 @@ export function registerSignal(rt, signal, options = {}) {
     throw error;
   }
 }
+
+/**
+ * The first SIGINT or SIGTERM, for a command that winds down on either (the
+ * snail-core command; docs/cli.md, "Ctrl-C and SIGTERM").
+ *
+ * Node runs a signal's listeners only when the JavaScript agent is free: a
+ * signal that arrives while Wasm computes waits in libuv until then, however
+ * many arrive. The first one acted on calls `onSignal` and takes both
+ * listeners off at once, so that the signals get their default actions back:
+ * a later one ends the process at once, even while Wasm computes and no
+ * listener could run. Signals that arrived together with the first, before
+ * the agent was free, are not seen (libuv drops them with the listeners):
+ * they count as one.
+ */
+export class Interrupts {
+  /**
+   * @param {(signal: NodeJS.Signals) => void} onSignal
+   * @param {NodeJS.Signals[]} [signals]
+   */
+  constructor(onSignal, signals = ['SIGINT', 'SIGTERM']) {
+    /** The signal acted on, or null. @type {NodeJS.Signals | null} */
+    this.received = null;
+    this.signals = signals;
+    this.listener = (/** @type {NodeJS.Signals} */ signal) => {
+      this.dispose();
+      this.received = signal;
+      onSignal(signal);
+    };
+    for (const s of signals) process.on(s, this.listener);
+  }
+
+  /**
+   * Resolves with the signal acted on, or null, once every signal that
+   * arrived before this call has been delivered: after a computation ends,
+   * the signals sent during it reach their listeners at the event loop's next
+   * poll for I/O, which the second of two check phases follows.
+   * @returns {Promise<NodeJS.Signals | null>}
+   */
+  async settled() {
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => { setImmediate(resolve); });
+    return this.received;
+  }
+
+  /** Stops listening: the signals have their default actions again. */
+  dispose() {
+    for (const s of this.signals) process.off(s, this.listener);
+  }
+}

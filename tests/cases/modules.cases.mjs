@@ -153,4 +153,27 @@ export const cases = [
       assertQuiet(rt);
     },
   },
+  {
+    name: 'modules: a_task_load_in_flight_when_close_is_called_is_abandoned_before_the_module_runs',
+    async run(ctx) {
+      // The resolver answers only after close() resolved; the module's
+      // constructor would record pluginInit.
+      /** @type {(source: unknown) => void} */
+      let answer = () => {};
+      const { rt, events } = await loadDynamic(ctx, {
+        modules: () => new Promise((resolve) => { answer = resolve; }),
+      });
+      const loader = /** @type {any} */ (rt).loader;
+      const t = rt.dispatch('use_cpp', 1);
+      await until(() => t.state === 'suspended', 'the task to wait for its load');
+      const report = await rt.close();
+      assert.deepEqual(report.abandonedLoads, ['cpp_plugin']);
+      assert.equal(t.state, 'cancelled');
+      answer(ctx.program('cpp_plugin'));
+      await Promise.allSettled([...loader.work]);
+      assert.equal(events.filter((e) => e.kind === MODULE_EV.pluginInit).length, 0, 'its constructors never ran');
+      assert.deepEqual(rt.modules, []);
+      assertQuiet(rt);
+    },
+  },
 ];

@@ -277,17 +277,20 @@ test('cli: a_task_that_fails_exits_1_after_its_children_finished', async () => {
 });
 
 /**
- * Runs cli_unwind.wasm (tests/cli/programs/unwind.cpp) and sends SIGINT when
- * its stdout so far matches each of `triggers` in turn.
- * @param {string[]} args @param {RegExp[]} triggers
+ * Runs cli_unwind.wasm (tests/cli/programs/unwind.cpp) and sends signals when
+ * its stdout so far matches each of `triggers` in turn: SIGINT, or the
+ * signals a trigger names (`[/computing/, ['SIGINT', 'SIGINT']]`).
+ * @param {string[]} args @param {(RegExp | [RegExp, NodeJS.Signals[]])[]} triggers
  */
 async function interrupt(args, triggers) {
   let next = 0;
   const r = await runCli(['run', program('cli_unwind'), ...args], {
     onStdout: (text, child) => {
-      if (next < triggers.length && triggers[next].test(text)) {
+      const trigger = triggers[next];
+      const [pattern, signals] = Array.isArray(trigger) ? trigger : [trigger, /** @type {NodeJS.Signals[]} */ (['SIGINT'])];
+      if (next < triggers.length && pattern.test(text)) {
         next++;
-        child.kill('SIGINT');
+        for (const signal of signals) child.kill(signal);
       }
     },
   });
@@ -364,6 +367,76 @@ test('cli: a_sigint_while_the_program_loads_ends_the_process_at_once', async () 
   const [code, signal] = await closed;
   assert.deepEqual([code, signal], [null, 'SIGINT'], `the signal ends it (shells report 130): ${stderr}`);
   assert.equal(stderr, 'snail-core: interrupted while loading the program\n');
+});
+
+// The task computes for 1.5 s without waiting: the command's listener cannot
+// run until it ends, however many signals come. Three Ctrl-Cs count as one,
+// acted on once the agent is free: the task had returned 0, and the command
+// still exits 130 (it used to swallow them and exit 0).
+test('cli: sigints_sent_while_a_task_computes_are_acted_on_when_it_ends_and_the_exit_status_is_130', async () => {
+  const r = await interrupt(['--entry', 'compute', '--arg', '1500', '--stats'], [[/computing\n/, ['SIGINT', 'SIGINT', 'SIGINT']]]);
+  assert.equal(r.sent, 1);
+  assert.deepEqual([r.code, r.signal], [130, null], r.stderr);
+  assert.equal(r.stdout, 'computing\ncomputed\n', 'the computation ran to its end');
+  const err = r.stderr.split('\n');
+  assert.equal(err[0], 'snail-core: interrupted after every task had finished');
+  assert.match(r.stderr, /^ {2}tasks +1 dispatched, 1 started, 1 returned, 0 failed, 0 cancelled$/m);
+  assert.doesNotMatch(r.stderr, /cancelled, (it has|all have) unwound/, 'nothing was left to cancel');
+});
+
+test('cli: a_sigint_sent_while_a_task_computes_cancels_it_at_its_next_wait', async () => {
+  const r = await interrupt(['--entry', 'compute_then_sleep', '--arg', '1500'], [/computing\n/]);
+  assert.deepEqual([r.code, r.signal], [130, null], r.stderr);
+  assert.equal(r.stdout, 'computing\ncomputed\nslept: cancelled\nmain 0: unwound\n');
+  assert.equal(r.stderr, 'snail-core: interrupted; cancelling 1 live task and waiting for it to unwind (Ctrl-C again ends the process at once)\n'
+    + 'snail-core: interrupted: 1 task cancelled, it has unwound\n');
+});
+
+// SIGTERM is what `docker stop`, `kill` and CI timeouts send: the same
+// unwinding as Ctrl-C, with the trace and the stats written, and 143.
+test('cli: sigterm_cancels_the_tasks_writes_the_trace_and_stats_and_exits_143', async () => {
+  const traceFile = path.join(tmp, 'terminated.json');
+  const r = await interrupt(['--stats', '--trace', traceFile], [[/(child \d: sleeping\n[^]*){3}/, ['SIGTERM']]]);
+  assert.deepEqual([r.code, r.signal], [143, null], r.stderr);
+  assert.deepEqual(r.stdout.trimEnd().split('\n').slice(4).sort(), [
+    'child 1: sleep returned cancelled', 'child 1: unwound',
+    'child 2: sleep returned cancelled', 'child 2: unwound',
+    'child 3: sleep returned cancelled', 'child 3: unwound',
+    'main 0: unwound', 'main: 3 children did not return',
+  ]);
+  const err = r.stderr.split('\n');
+  assert.equal(err[0], 'snail-core: terminated (SIGTERM); cancelling 4 live tasks and waiting for them to unwind (a second signal ends the process at once)');
+  assert.match(r.stderr, /^ {2}tasks +4 dispatched, 4 started, 0 returned, 0 failed, 4 cancelled$/m);
+  assert.equal(err.at(-2), 'snail-core: terminated: 4 tasks cancelled, all have unwound');
+  // The whole trace, closing bracket included.
+  const events = JSON.parse(fs.readFileSync(traceFile, 'utf8'));
+  assert.deepEqual(events.filter((/** @type {any} */ e) => e.name === 'finish').map((/** @type {any} */ e) => e.args.how), ['cancelled', 'cancelled', 'cancelled', 'cancelled']);
+  assert.deepEqual(events.at(-1).args, { interrupted: true, dispatched: 4, returned: 0, failed: 0, cancelled: 4 });
+});
+
+test('cli: a_second_signal_after_sigterm_ends_the_process_at_once_even_while_a_task_computes', async () => {
+  // The child's destructor computes forever once SIGTERM cancelled it; a
+  // SIGINT then has its default action back.
+  const r = await interrupt(['--entry', 'stuck'], [[/child 1: sleeping\n/, ['SIGTERM']], [/child 1: cleanup spins\n/, ['SIGINT']]]);
+  assert.equal(r.sent, 2);
+  assert.deepEqual([r.code, r.signal], [null, 'SIGINT'], r.stderr);
+  assert.equal(r.stderr, 'snail-core: terminated (SIGTERM); cancelling 2 live tasks and waiting for them to unwind (a second signal ends the process at once)\n');
+});
+
+test('cli: a_sigterm_while_the_program_loads_ends_the_process_by_the_signal', async () => {
+  const fifo = path.join(tmp, 'slow-term.wasm');
+  spawnSync('/usr/bin/mkfifo', [fifo]);
+  const child = spawn(process.execPath, [cli, 'run', fifo], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (t) => { stderr += t; });
+  const closed = new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const writer = await fs.promises.open(fifo, 'w');
+  child.kill('SIGTERM');
+  const [code, signal] = await closed;
+  await writer.close();
+  assert.deepEqual([code, signal], [null, 'SIGTERM'], `the signal ends it (shells report 143): ${stderr}`);
+  assert.equal(stderr, 'snail-core: terminated (SIGTERM) while loading the program\n');
 });
 
 test('cli: trace_writes_chrome_trace_json_with_a_track_per_task_and_its_events', async () => {

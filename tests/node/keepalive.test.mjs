@@ -24,6 +24,11 @@ test('contract 12: the_process_stays_alive_while_a_task_is_live_and_exits_after_
   assert.equal(r.status, 0, r.stderr);
   // The task finished before the process exited, and the live set was empty then.
   assert.deepEqual(r.stdout.trim().split('\n'), ['task returned 151', 'exit 0 live 0']);
+  // The control: without the token nothing else holds the process, which
+  // exits with the task still live (its timer is unreferenced).
+  const control = runChild(150, ['no-token']);
+  assert.equal(control.status, 0, control.stderr);
+  assert.deepEqual(control.stdout.trim().split('\n'), ['exit 0 live 1']);
 });
 
 test('contract 12: an_idle_runtime_does_not_hold_the_process', () => {
@@ -40,4 +45,9 @@ test('contract 12: a_second_interval_holds_the_process_again', () => {
   assert.equal(r.error, undefined, `the child did not exit on its own: ${r.error}`);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(r.stdout.trim().split('\n'), ['task returned 101', 'second task returned 102', 'exit 0 live 0']);
+  // The control: a token that holds only the first interval lets the
+  // process go with the second task live.
+  const control = runChild(100, ['twice', 'first-only']);
+  assert.equal(control.status, 0, control.stderr);
+  assert.deepEqual(control.stdout.trim().split('\n'), ['task returned 101', 'exit 0 live 1']);
 });

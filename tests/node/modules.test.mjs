@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { WORDS_END } from '../../host/browser/wasm/gates.mjs';
 import { Status, suspend } from '../../host/node/root.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
-import { loadContracts, until } from '../cases/support.mjs';
+import { assertQuiet, loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
 import { internals } from '../../host/browser/debug.mjs';
@@ -478,4 +478,91 @@ test('modules: a_module_that_fails_to_load_leaves_no_handler_name_behind', async
   const defining = await rt.loadModule(wat('(module (global (export "snail.handler.left") (mut i32) (i32.const 0)))'), { name: 'defining' });
   assert.deepEqual(defining.handlers, ['left']);
   await rt.close();
+});
+
+// --- A load in flight when the runtime closes --------------------------------
+
+/**
+ * Counts the loader's link() calls: where a load takes the program's memory
+ * and table and instantiates the module (white-box).
+ * @param {import('../../host/browser/index.mjs').Runtime} rt
+ */
+function countLinks(rt) {
+  const loader = /** @type {any} */ (rt).loader;
+  const link = loader.link;
+  const counts = { links: 0 };
+  loader.link = function (/** @type {any[]} */ ...args) {
+    counts.links++;
+    return link.apply(this, args);
+  };
+  return { counts, work: () => Promise.allSettled([...loader.work]), loader };
+}
+
+test('modules: a_task_load_in_flight_when_close_is_called_is_abandoned_and_runs_no_module_code', async () => {
+  const cpp = fs.readFileSync(MODULES.cpp_plugin);
+  /** @type {() => void} */
+  let answer = () => {};
+  let asked = 0;
+  const { rt, events } = await loadDynamicIn(nodeContext, {
+    modules: () => {
+      asked++;
+      return new Promise((resolve) => { answer = () => resolve(cpp); });
+    },
+  });
+  const { counts, work, loader } = countLinks(rt);
+  const table = /** @type {WebAssembly.Table} */ (rt.instance.exports.__indirect_function_table);
+  const length = table.length;
+  const t = rt.dispatch('try_load', 6);
+  await until(() => asked === 1 && t.state === 'suspended', 'the task to wait for its load');
+  const report = await rt.close();
+  assert.deepEqual(report.abandonedLoads, ['cpp_plugin']);
+  assert.equal(t.state, 'cancelled');
+  // The resolver answers only now, after close() resolved: the load stops.
+  answer();
+  await work();
+  assert.equal(loader.work.size, 0, 'the abandoned load ended');
+  assert.equal(counts.links, 0, 'nothing was linked or instantiated');
+  assert.equal(events.filter((e) => e.kind === EV.pluginInit).length, 0, 'the module\'s constructors never ran');
+  assert.deepEqual(rt.modules, []);
+  assert.equal(table.length, length, 'the program\'s table did not grow');
+  assertQuiet(rt);
+  // A task of a closed runtime loading a module: refused before the resolver is asked.
+  assert.deepEqual((await rt.close()).abandonedLoads, []);
+  await assert.rejects(loader.loadByName('plugin'), { code: 'ERR_CLOSED', status: Status.closed });
+  assert.equal(asked, 1);
+});
+
+test('modules: rt_loadModule_in_flight_when_close_is_called_rejects_with_ERR_CLOSED_and_runs_no_module_code', async () => {
+  let initialised = 0;
+  const { rt } = await loadDynamicIn(nodeContext, { imports: { test: { initialised: () => { initialised++; } } } });
+  const { counts, work } = countLinks(rt);
+  const bytes = moduleOf(`(module
+    (import "env" "memory" (memory 0))
+    (import "env" "__memory_base" (global i32))
+    (import "test" "initialised" (func $initialised))
+    (func (export "__wasm_call_ctors") (call $initialised)))`, { memSize: 64, memAlign: 3 });
+  // The module's bytes arrive only when this test sends them.
+  /** @type {ReadableStreamDefaultController<Uint8Array>} */
+  let body;
+  const response = new Response(new ReadableStream({ start(c) { body = c; } }), { headers: { 'content-type': 'application/wasm' } });
+  const loading = rt.loadModule(response, { name: 'late' });
+  const report = await rt.close();
+  assert.deepEqual(report.abandonedLoads, ['late']);
+  await assert.rejects(loading, (e) => e.name === 'ModuleLoadError' && e.code === 'ERR_CLOSED' && e.status === Status.closed
+    && e.message === `module late was not loaded: the runtime of ${rt.name} closed`);
+  /** @type {any} */ (body).enqueue(bytes);
+  /** @type {any} */ (body).close();
+  await work();
+  assert.equal(counts.links, 0, 'snail.alloc was not called, nothing was instantiated');
+  assert.equal(initialised, 0, 'its constructor never ran');
+  assert.deepEqual(rt.modules, []);
+});
+
+// A load that ends before close() is called is an ordinary loaded module.
+test('modules: a_load_that_ended_before_close_is_kept_and_reported_by_no_one', async () => {
+  const { rt } = await loadDynamic();
+  await rt.loadModule(MODULES.plugin, { name: 'plugin' });
+  const report = await rt.close();
+  assert.deepEqual(report.abandonedLoads, []);
+  assert.deepEqual(rt.modules.map((m) => m.name), ['plugin']);
 });

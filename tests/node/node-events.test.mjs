@@ -224,6 +224,32 @@ test('node signals: a_queued_signal_is_kept_for_the_next_wait_until_unregistered
   await rt.close();
 });
 
+// A registration after close() used to be accepted and never released: a
+// queued signal stayed caught (its listener on process) for good.
+test('node events: a_registration_after_close_is_refused_and_released_at_once', async () => {
+  const { rt } = await load([]);
+  const before = new EventEmitter();
+  let releasedBefore = 0;
+  rt.events.register('before', before, 'x', { release: () => { releasedBefore++; } });
+  const closing = rt.close();
+  // Refused from the moment close() is called.
+  let released = 0;
+  assert.throws(() => rt.events.register('late', new EventEmitter(), 'x', { release: () => { released++; } }),
+    (e) => /** @type {any} */ (e).code === 'ERR_CLOSED' && /** @type {Error} */ (e).message === `events.register("late"): the runtime of ${rt.name} is closed`);
+  assert.equal(released, 1, 'its release ran at once');
+  await closing;
+  assert.equal(releasedBefore, 1, 'close() released the earlier registration');
+  const baseline = process.listenerCount('SIGUSR1');
+  assert.throws(() => registerSignal(rt, 'SIGUSR1', { queue: true }), { code: 'ERR_CLOSED' });
+  assert.throws(() => registerSignal(rt, 'SIGUSR1'), { code: 'ERR_CLOSED' });
+  assert.equal(process.listenerCount('SIGUSR1'), baseline, 'the queued signal is not caught');
+  assert.deepEqual(rt.events.names(), []);
+  // A release that throws: the refusal is the error, the release's its cause.
+  const boom = new Error('release failed');
+  assert.throws(() => rt.events.register('late2', new EventEmitter(), 'x', { release: () => { throw boom; } }),
+    (e) => /** @type {any} */ (e).code === 'ERR_CLOSED' && /** @type {any} */ (e).cause === boom);
+});
+
 // The default-mode contract needs a listener of its own while it runs: a
 // completion after the abort sends SIGUSR2 when no wait listens, and SIGUSR2
 // ends a process that has no listener.

@@ -374,3 +374,68 @@ for (const c of [
 ]) {
   test(c.name, c.run);
 }
+
+// The walk by names is what systems without /proc/self/fd get: against the
+// program alone it refuses every escape the walk with held directories does.
+for (const descriptorWalks of [true, false]) {
+  test(`node files: every_escape_is_denied_with_walks_${descriptorWalks ? 'through_held_directories' : 'by_names'}`, async () => {
+    const files = new GrantedFiles(['data'], { cwd: root, descriptorWalks });
+    const signal = new AbortController().signal;
+    const status = (/** @type {Promise<unknown>} */ p) => p.then(() => Status.ok, (e) => (e instanceof ServiceError ? e.status : e));
+    const before = outside();
+    const inside = snapshot(data);
+    const escapes = ['data/../secret.txt', 'data/link-outside', 'data/link-outside-abs', 'data/link-dir-outside/secret.txt',
+      'data/link-climbs-out', 'data/link-abs-climbs-out', 'data/dangling-outside', secret];
+    for (const p of escapes) {
+      assert.equal(await status(files.read(signal, p)), Status.denied, `read ${p}`);
+      assert.equal(await status(files.write(signal, p, new Uint8Array([1]))), Status.denied, `write ${p}`);
+    }
+    assert.equal(await status(files.write(signal, 'data/link-dir-outside/planted.txt', new Uint8Array([1]))), Status.denied);
+    for (const p of ['data/link-inside', 'data/link-inside-abs', 'data/link-dir-inside/inner.txt', 'data/link-climbs-inside', 'data/link-abs-climbs-inside']) {
+      assert.equal(await status(files.read(signal, p)), Status.ok, `read ${p}`);
+    }
+    assert.deepEqual(outside(), before);
+    assert.deepEqual(snapshot(data), inside);
+    assert.deepEqual([nodeArmed.descriptors, nodeArmed.tempFiles], [0, 0]);
+  });
+}
+
+test('node files: a_granted_directory_replaced_since_it_was_granted_is_denied', async () => {
+  const dir = path.join(root, 'replaced');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'x.txt'), 'granted');
+  const files = new GrantedFiles([{ path: dir, as: 'g' }]);
+  const signal = new AbortController().signal;
+  assert.equal(new TextDecoder().decode(await files.read(signal, 'g/x.txt')), 'granted');
+  // Another directory, same path: it is not the directory that was granted.
+  fs.renameSync(dir, `${dir}.old`);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'x.txt'), 'impostor');
+  for (const walk of [files, new GrantedFiles([{ path: `${dir}.old`, as: 'g' }], { descriptorWalks: false })]) {
+    if (walk !== files) {
+      // By names too: the old directory granted, then a new one put at its path.
+      fs.renameSync(`${dir}.old`, `${dir}.older`);
+      fs.symlinkSync(dir, `${dir}.old`);
+    }
+    await assert.rejects(walk.read(signal, 'g/x.txt'), (e) => e instanceof ServiceError && e.status === Status.denied
+      && /^granted directory "g" \(.*\) was replaced since it was granted$/.test(e.message));
+    await assert.rejects(walk.write(signal, 'g/y.txt', new Uint8Array([1])), (e) => e instanceof ServiceError && e.status === Status.denied);
+  }
+  assert.deepEqual(fs.readdirSync(dir), ['x.txt'], 'nothing was written into the impostor');
+  fs.rmSync(dir, { recursive: true });
+  fs.rmSync(`${dir}.old`);
+  fs.rmSync(`${dir}.older`, { recursive: true });
+});
+
+test('node files: a_hard_link_inside_is_read_and_a_write_replaces_that_name_only', async () => {
+  const outsideFile = path.join(root, 'other', 'x.txt');
+  fs.linkSync(outsideFile, path.join(data, 'hard-link'));
+  try {
+    assert.deepEqual(await read('data/hard-link'), [Status.ok, 'read ok 10 [from other]\n']);
+    assert.deepEqual(await write('data/hard-link', 'replaced'), [Status.ok, 'write ok\n']);
+    assert.equal(fs.readFileSync(path.join(data, 'hard-link'), 'utf8'), 'replaced');
+    assert.equal(fs.readFileSync(outsideFile, 'utf8'), 'from other', 'the other name keeps the old content');
+  } finally {
+    fs.rmSync(path.join(data, 'hard-link'));
+  }
+});

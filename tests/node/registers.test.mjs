@@ -12,9 +12,13 @@ import { Runtime } from '../../host/node/root.mjs';
 import { wat } from './wat.mjs';
 
 // Entry "main"(n) binds every handler to a value derived from n, waits (sleep,
-// yield, a child it joins), and returns 0 if it saw its own values after each
-// wait, else the number of the first failed check. The child returns 0 if it
-// inherited them. "observe" returns 0 if every handler holds its null value.
+// yield), dispatches a child, rebinds every handler to n + 1001, joins the
+// child, and returns 0 if it saw its own values after each wait, else the
+// number of the first failed check. The child returns 0 if it inherited the
+// values of n (a copy made at dispatch: not the parent's later n + 1001),
+// kept them across a sleep, and kept its own n + 2001 across a yield after
+// rebinding (which the parent must not see). "observe" returns 0 if every
+// handler holds its null value.
 const WAT = `
 (module
   (import "snail" "sleep" (func $sleep (param f64) (result i32)))
@@ -78,7 +82,11 @@ const WAT = `
     (local.set $r (call $check (local.get $n) (i32.const 200)))
     (if (local.get $r) (then (return (local.get $r))))
     (drop (call $sleep (f64.const 1)))
-    (call $check (local.get $n) (i32.const 300)))
+    (local.set $r (call $check (local.get $n) (i32.const 300)))
+    (if (local.get $r) (then (return (local.get $r))))
+    (call $bind (i32.add (local.get $n) (i32.const 2001)))
+    (drop (call $yield))
+    (call $check (i32.add (local.get $n) (i32.const 2001)) (i32.const 400)))
 
   (func (export "snail.entry.main") (param $n i32) (result i32)
     (local $r i32)
@@ -91,11 +99,14 @@ const WAT = `
     (local.set $r (call $check (local.get $n) (i32.const 20)))
     (if (local.get $r) (then (return (local.get $r))))
     (local.set $h (call $dispatch (i32.const 1) (local.get $n) (i32.const 0)))
+    ;; The child has its copy: rebinding now must not reach it, nor its own
+    ;; rebinding reach this task.
+    (call $bind (i32.add (local.get $n) (i32.const 1001)))
     (if (call $join (local.get $h)) (then (return (i32.const 92))))
     (local.set $r (call $result (local.get $h)))
     (call $release (local.get $h))
     (if (local.get $r) (then (return (local.get $r))))
-    (call $check (local.get $n) (i32.const 30)))
+    (call $check (i32.add (local.get $n) (i32.const 1001)) (i32.const 30)))
 
   (func (export "snail.entry.observe") (param i32) (result i32)
     (if (global.get $a) (then (return (i32.const 1))))

@@ -119,8 +119,9 @@ test('scheduling: a_node_host_runtime_parks_its_waits_in_the_scheduler_and_start
 // Entry "main"(n) binds handler "log" to the one implementation the host
 // gives (test.implementation) and "level" to n, dispatches three children
 // (10n + 1 .. 10n + 3) it lets go, sets its own level to -1 and uses the
-// implementation around a yield. Each child sets its level to its argument
-// and uses the implementation it inherited around a yield and a sleep.
+// implementation around a yield. Each child first uses the implementation
+// with the level it inherited (n: the parent's -1 came after the dispatch),
+// then sets its level to its argument and uses it around a yield and a sleep.
 // test.use(impl, who, level) records each use.
 const SHARED_WAT = `(module
   (import "snail" "sleep" (func $sleep (param f64) (result i32)))
@@ -134,6 +135,7 @@ const SHARED_WAT = `(module
   (table (export "__indirect_function_table") 2 funcref)
   (elem (i32.const 1) $child)
   (func $child (param $k i32) (result i32)
+    (call $use (global.get $log) (local.get $k) (global.get $level))
     (global.set $level (local.get $k))
     (call $use (global.get $log) (local.get $k) (global.get $level))
     (drop (call $yield))
@@ -179,11 +181,18 @@ test('scheduling: one_handler_implementation_serves_many_tasks_at_once_while_eac
   await rt.drain();
   assert.deepEqual(roots.map((t) => t.value), [0, 0, 0]);
   assert.equal(rt.stats().returned, 12, 'three parents and nine children');
-  assert.equal(uses.length, 3 * 2 + 9 * 3);
+  assert.equal(uses.length, 3 * 2 + 9 * 4);
   assert.ok(uses.every((u) => u.shared), 'every task used the very implementation its root bound');
   assert.equal(implementation.uses, uses.length);
-  // Each task saw its own level: a parent its -1, a child the value it set.
-  for (const u of uses) assert.equal(u.level, u.who < 10 ? -1 : u.who, `task ${u.who} saw level ${u.level}`);
+  // Each task saw its own level: a parent its -1; a child first the parent's
+  // level when it dispatched it (its copy of the vector, made then), then the
+  // value it set.
+  const first = new Set();
+  for (const u of uses) {
+    const expected = u.who < 10 ? -1 : first.has(u.who) ? u.who : Math.floor(u.who / 10);
+    first.add(u.who);
+    assert.equal(u.level, expected, `task ${u.who} saw level ${u.level}`);
+  }
   // The uses of different tasks interleave, and children go on using the
   // implementation after their parents returned.
   const switches = uses.filter((u, i) => i > 0 && u.who !== uses[i - 1].who).length;

@@ -6,6 +6,14 @@
 //             dispatched, and each child prints "child K: sleeping".
 //   stuck(0)  one child whose cleanup never ends: cancelled, its destructor
 //             prints "child 1: cleanup spins" and computes forever.
+//   compute(ms)
+//             prints "computing", computes for ms milliseconds without ever
+//             waiting, prints "computed" and returns 0: signals sent
+//             meanwhile reach the command only when it ends.
+//   compute_then_sleep(ms)
+//             the same, then sleeps for a minute; prints "slept: ok" or
+//             "slept: cancelled" and unwinds ("main 0: unwound").
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 
@@ -74,4 +82,32 @@ SNAIL_ENTRY(main) {
 SNAIL_ENTRY(stuck) {
   auto child = snail::dispatch(&stuck_child, 0);
   return child.join() == snail::status::ok ? 0 : 1;
+}
+
+namespace {
+
+// Computes for `ms` milliseconds of the monotonic clock, without waiting.
+void compute_for(std::int32_t ms) {
+  std::printf("computing\n");
+  std::fflush(stdout);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  volatile std::uint64_t spins = 0;
+  while (std::chrono::steady_clock::now() < end) spins = spins + 1;
+  std::printf("computed\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+SNAIL_ENTRY(compute) {
+  compute_for(arg);
+  return 0;
+}
+
+SNAIL_ENTRY(compute_then_sleep) {
+  announce guard{"main", 0};
+  compute_for(arg);
+  snail::status s = snail::sleep(60000);
+  std::printf("slept: %s\n", status_name(s));
+  return s == snail::status::ok ? 0 : 1;
 }
