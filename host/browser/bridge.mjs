@@ -71,6 +71,8 @@ export class Bridge {
       // waited for its end: grant them.
       exclusiveEnded: () => this.pool.queuePump(),
       registersOffDefaults: () => this.linker.registersOffDefaults(),
+      engineProblem: () => this.waits.unseenTake(),
+      leaseEnded: () => this.waits.leaseEnded(),
     }, options.scheduler);
     const guard = (/** @type {() => void} */ fn) => this.guard(fn);
     this.disposal = new Disposal({
@@ -105,6 +107,7 @@ export class Bridge {
       returned: (task, result) => this.returned(task, result),
       failedBeforeEntry: (task, error) => this.failBeforeEntry(task, error),
       carrierFailed: (task, error) => this.carrierFailed(task, error),
+      sync: () => this.waits.sync(),
       traceStart: tracing ? (task) => this.emit('start', task) : null,
       guard,
     });
@@ -151,6 +154,7 @@ export class Bridge {
       dispatch: (entry, arg, drop) => this.dispatchFromWasm(entry, arg, drop),
       cancel: (task) => this.cancel(task),
       refuseReentry: (what) => this.refuseReentry(what),
+      sync: () => this.waits.sync(),
       queuePump: () => this.pool.queuePump(),
     }, extra);
   }
@@ -221,6 +225,7 @@ export class Bridge {
    * returned release function is called (loading a module into the program).
    */
   exclusive() {
+    this.waits.sync();
     return this.scheduler.exclusive();
   }
 
@@ -240,11 +245,13 @@ export class Bridge {
    * @param {number} [drop]  the table index of the program's drop function, 0 if none
    */
   createTask(label, entry, arg, inherits, drop = 0) {
+    this.waits.sync();
     const registers = this.linker.regs;
     const task = new Task(this.nextId++, label, this);
     const slot = registers.allocate();
     task._slot = slot;
     this.slotTasks[slot] = task;
+    this.words.mayTake(slot, false);
     // A child's binding vector is copied into its slot now; a root task's
     // carrier installs the defaults' (slot 0) when it starts.
     this.pool.carriers.setEntry(slot, entry, arg, drop, inherits ? slot : 0);
@@ -260,6 +267,7 @@ export class Bridge {
    * @param {number} entry @param {number} arg @param {number} drop
    */
   dispatchFromWasm(entry, arg, drop) {
+    this.waits.sync();
     this.refuseReentry('snail.dispatch');
     if (this.scheduler.holder === null) {
       throw new SnailError('snail.dispatch was called outside a task; dispatch from JavaScript with rt.dispatch()', { code: 'ERR_NOT_IN_TASK' });
@@ -301,12 +309,14 @@ export class Bridge {
    * @returns {boolean} true if the task was live
    */
   cancel(task) {
+    this.waits.sync();
     if (task.finished) return false;
     if (task._cancelRequested) return true;
     // A lent permit comes back first: the cancelled task may be the one that
     // waits with it, and a drop function must run with no task holding it.
     this.scheduler.reclaim();
     task._cancelRequested = true;
+    this.waits.cancelled(task);
     this.counters.cancellationsRequested++;
     if (this.trace) this.emit('cancel', task, { state: task.state });
     if (task._s === S.queued) {
@@ -454,6 +464,7 @@ export class Bridge {
    * @param {Task} task
    */
   lendParked(task) {
+    this.waits.sync();
     return this.waits.lendParked(task);
   }
 
@@ -472,11 +483,13 @@ export class Bridge {
 
   /** The live tasks, oldest first. */
   liveTasks() {
+    this.waits.sync();
     return this.scheduler.live.toArray();
   }
 
   /** Checks the scheduler's invariants; throws an InternalError if one is broken. */
   assertInvariants() {
+    this.waits.sync();
     this.scheduler.assertInvariants();
   }
 
@@ -525,6 +538,7 @@ export class Bridge {
   }
 
   stats() {
+    this.waits.sync();
     const scheduler = this.scheduler.stats();
     const pool = this.pool;
     return {

@@ -51,6 +51,7 @@ function parkExecutor(resume) {
  * @property {(task: Task | null, error: unknown) => void} carrierFailed  a carrier's promise rejected
  *   while `task` held the permit
  * @property {((task: Task) => void) | null} traceStart  reports a start to the trace, when tracing
+ * @property {() => void} sync  takes note of a take of the permit in Wasm (the wait path's sync())
  * @property {(fn: () => void) => void} guard  runs a callback from the event loop
  */
 
@@ -86,6 +87,7 @@ export class CarrierPool {
     // permit holder runs Wasm, so a carrier that fails carries the holder.
     this.onCarrierEnd = () => { this.ended(); };
     this.onCarrierFail = (/** @type {unknown} */ error) => {
+      hooks.sync();
       const task = this.sched.holder;
       this.ended();
       hooks.guard(() => hooks.carrierFailed(task, error));
@@ -100,6 +102,7 @@ export class CarrierPool {
       this.sched.disposeKeepAliveIfIdle();
     };
     this.runQueuedPump = () => {
+      hooks.sync();
       this.pumpQueued = false;
       hooks.guard(() => this.sched.pump(true));
     };
@@ -140,6 +143,7 @@ export class CarrierPool {
    * Answers as next() does.
    */
   ask() {
+    this.hooks.sync();
     this.pumpQueued = false;
     return this.handOver();
   }
@@ -288,6 +292,7 @@ export class CarrierPool {
    * @param {number} slot @param {number} result
    */
   next(slot, result) {
+    this.hooks.sync();
     const task = this.slotTasks[slot];
     if (!task || task !== this.sched.holder) {
       throw new InternalError(`a carrier finished slot ${slot}, which does not belong to the permit holder`);

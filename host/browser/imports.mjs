@@ -135,6 +135,7 @@ export function suspending(partial) {
  * @property {(task: import('./tasks.mjs').Task) => boolean} cancel  a cancellation request
  * @property {(what: string) => void} refuseReentry  throws while a disposer runs
  * @property {() => void} queuePump  grants from a microtask
+ * @property {() => void} sync  takes note of a take of the permit in Wasm (the wait path's sync())
  */
 
 /**
@@ -197,6 +198,7 @@ export function snailImports(hooks, extra = {}) {
       if (t && --t._handles === 0) handles.delete(h);
     },
     cancel_requested: () => {
+      hooks.sync();
       const t = sched.holder;
       return t !== null && t._cancelRequested ? 1 : 0;
     },

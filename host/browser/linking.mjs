@@ -213,6 +213,7 @@ export class ProgramLink {
     this.carriers = carriers;
     const file = createRegisterFile({ registers, memory: this.registerMemory, base: WORDS_END });
     this.registers = file;
+    this.words.layout(file.layout);
     if (this.gates !== null) this.words.view(this.registerMemory);
     this.connectRegisters();
     carriers.ensure(file.capacity);
@@ -266,6 +267,7 @@ export class ProgramLink {
     next.save(0);
     next.takeOver(old, snapshot);
     this.registers = next;
+    this.words.layout(next.layout);
     this.connectRegisters();
   }
 

@@ -32,6 +32,10 @@ export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
  *   (resumptions made ready meanwhile wait for a pump)
  * @property {() => string | null} registersOffDefaults  for the invariant check: which
  *   register does not hold its default now, or null
+ * @property {() => string | null} engineProblem  for the invariant check: what breaks the
+ *   engine's own invariants now (a step it took that the scheduler has not seen), or null
+ * @property {() => void} leaseEnded  the lease ended: whatever the engine lets the lease's
+ *   waits and wakes do without the scheduler stops
  *
  * @typedef {object} SchedulerOptions
  * @property {number} [maxSteps]  grants per event-loop turn (default 4096)
@@ -47,7 +51,7 @@ export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
  */
 
 /** Every callback a SchedulerEngine has. */
-const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults']));
+const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded']));
 
 export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
@@ -126,7 +130,7 @@ export class Scheduler {
     this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
-      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0,
+      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0,
     };
     this.onTurnEnd = () => {
       this.revokeLease();
@@ -263,6 +267,45 @@ export class Scheduler {
     this.totals.steps += n;
     this.totals.lends += n;
     this.lease = null;
+    this.engine.leaseEnded();
+  }
+
+  /**
+   * The engine let a suspended task take the permit from the task it is lent
+   * to, which holds the lease and still waits, with one step of the lease
+   * (the permit was open: nothing else wanted it). The loser becomes an
+   * ordinary suspended task and the taker the holder, executing; the lease
+   * passes to the taker, whose next wait may lend again under it
+   * (relend()). Not transition(): a transition revokes the lease.
+   * @param {Task} loser @param {Task} taker
+   */
+  handOff(loser, taker) {
+    if (loser !== this.lease || loser !== this.lent || loser !== this.holder) {
+      throw new InternalError(`handOff() from ${loser}, which does not wait with the lease`);
+    }
+    if (taker._s !== S.suspended || taker._ready || this.turnSteps >= this.leaseEnd) {
+      throw new InternalError(`handOff() to ${taker} (ready ${taker._ready}), turn step ${this.turnSteps} of the lease's ${this.leaseEnd}`);
+    }
+    loser._s = S.suspended;
+    taker._s = S.executing;
+    this.lent = null;
+    this.holder = taker;
+    this.lease = taker;
+    // A step, but no lend: the lease counts its steps as lends.
+    this.turnSteps++;
+    this.leaseFrom++;
+    this.totals.steps++;
+    this.totals.takes++;
+    if (this.checkInvariants) this.assertInvariants();
+  }
+
+  /**
+   * The task the lease passed to (handOff()) waits lent again, under the lease.
+   * @param {Task} task
+   */
+  relend(task) {
+    if (task !== this.lease || task !== this.holder || this.lent !== null) throw new InternalError(`relend() of ${task}, which did not take the lease`);
+    this.lent = task;
   }
 
   /**
@@ -613,6 +656,8 @@ export class Scheduler {
   /** Checks every invariant of the scheduler; throws InternalError on the first broken one. */
   assertInvariants() {
     const fail = (/** @type {string} */ m) => { throw new InternalError(`invariant broken: ${m}`); };
+    const engine = this.engine.engineProblem();
+    if (engine !== null) fail(engine);
     const seen = [0, 0, 0];
     let ready = 0;
     for (const t of this.live) {
@@ -644,8 +689,9 @@ export class Scheduler {
     }
     const lease = this.lease;
     if (lease !== null) {
-      // What mayLend() checks holds for as long as the lease does.
-      if (lease !== this.holder || lease !== this.lent) fail(`${lease} has the lease but is not the lent holder`);
+      // What mayLend() checks holds for as long as the lease does. Its task
+      // holds the permit lent, or runs, having taken it (handOff()).
+      if (lease !== this.holder || (this.lent !== lease && this.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
       if (lease._cancelRequested) fail(`${lease} has the lease but its cancellation was requested`);
       if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) {
         fail(`${lease} has the lease, but ready ${this.ready}, paused ${this.paused}, exclusives ${this.exclusives}, release waiters ${this.releaseWaiters.length}, turn active ${this.turnActive}`);

@@ -96,6 +96,62 @@ export class Waits {
   }
 
   /**
+   * Takes note of a take in Wasm, if there was one since the JavaScript side
+   * last ran: a task whose wait ended took the permit from the task it was
+   * lent to (the permit was open, wasm/gates.mjs). Every entry into the
+   * runtime calls this first (the wait path's, the carriers', the imports of
+   * module "snail", the Runtime's and Task's methods): until then the
+   * scheduler still sees the loser holding the permit and the taker waiting.
+   * Under checkInvariants a take left unseen breaks the invariants.
+   */
+  sync() {
+    if (this.words.taken !== 0) this.syncTake();
+  }
+
+  syncTake() {
+    const words = this.words;
+    const taker = this.slotTasks[words.taken];
+    const loser = this.slotTasks[words.loser];
+    if (taker === undefined || loser === undefined || loser._exec.mode !== W.lent) {
+      throw new InternalError(`a take in Wasm by slot ${words.taken} from slot ${words.loser}, which do not hold a waiting task and the task lent the permit`);
+    }
+    words.clearTake();
+    const tx = taker._exec;
+    const lx = loser._exec;
+    this.sched.handOff(loser, taker);
+    // The loser waits on as an ordinary suspended task: its wrapper calls
+    // `after` when it wakes.
+    this.move(loser, lx, W.direct);
+    words.mayTake(loser._slot, /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelRequested);
+    // The taker's wait ended in Wasm with what JSPI delivered, which is its
+    // delivery (it may take the permit only then); the lease is its now.
+    this.move(taker, tx, W.none);
+    this.takeWait(taker, tx);
+    words.mayTake(taker._slot, false);
+    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+  }
+
+  /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
+  unseenTake() {
+    const slot = this.words.taken;
+    return slot === 0 ? null : `${this.slotTasks[slot] ?? `slot ${slot}`} took the permit in Wasm, and the wait path has not taken note`;
+  }
+
+  /** The engine's leaseEnded: the permit is open no longer. */
+  leaseEnded() {
+    this.words.close();
+  }
+
+  /**
+   * The task's cancellation was requested: its wait, if it waits, may not
+   * end in Wasm (it delivers the cancellation).
+   * @param {Task} task
+   */
+  cancelled(task) {
+    this.words.mayTake(task._slot, false);
+  }
+
+  /**
    * Moves a task's wait to mode `to` (checked against the legal moves under checkInvariants).
    * @param {Task} task @param {Execution} x @param {number} to
    */
@@ -134,16 +190,20 @@ export class Waits {
       // while nothing else wants the permit, takes it lent without building
       // an argument list; anything else goes the general way.
       return function lentWait(/** @type {unknown} */ arg) {
+        waits.sync();
         /** @type {Task | null} */
         let task = null;
         let signal;
         const leased = waits.leaseSpec === spec && (task = sched.leaseStep()) !== null;
         if (leased) {
-          // The task waited here lent last time, and nothing that mayLend()
-          // checks changed since (the lease is revoked when anything does):
-          // its wait record stands, the step is counted by the turn, and the
-          // wrapper put the task's slot in the LENT word as it called here.
-          if (waits.check) waits.assertLease(/** @type {Task} */ (task), spec);
+          // Nothing that mayLend() checks changed since the lease was granted
+          // (it is revoked when anything does), and the step is counted by
+          // the turn. The task waited here lent last time, and its wait
+          // record stands; or the lease passed to it as it took the permit
+          // in Wasm, and it lends again. The wrapper put the task's slot in
+          // the LENT word as it called here.
+          if (sched.lent !== task) waits.relend(/** @type {Task} */ (task), spec);
+          else if (waits.check) waits.assertLease(/** @type {Task} */ (task), spec);
           signal = waits.leaseSignal;
         } else {
           task = sched.holder;
@@ -164,6 +224,9 @@ export class Waits {
             waits.leaseSpec = spec;
             waits.leaseSignal = /** @type {AbortSignal} */ (signal);
           }
+          // While it waits, a task whose wait ends may take the permit in
+          // Wasm, with the lease's next step.
+          if (sched.lease === task && sched.turnSteps < sched.leaseEnd) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).
@@ -179,6 +242,7 @@ export class Waits {
     }
     /** @param {any[]} raw */
     function waitWith(raw) {
+      waits.sync();
       const task = sched.holder;
       if (task === null) throw outsideTask(spec.name);
       sched.revokeLease();
@@ -289,6 +353,20 @@ export class Waits {
   }
 
   /**
+   * The lease passed to the task as it took the permit in Wasm: its next
+   * wait of the lease's import lends again, as its first did.
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  relend(task, spec) {
+    const x = task._exec;
+    if (this.check) this.assertBegin(task, x);
+    x.wait = spec;
+    x.waitArgs = null;
+    this.move(task, x, W.lent);
+    this.sched.relend(task);
+  }
+
+  /**
    * Under checkInvariants, at every wait taken under the lease: the
    * scheduler's invariants, and the task's wait record as its last lent wait
    * of the same import left it. A broken one breaks the runtime down (thrown
@@ -326,6 +404,8 @@ export class Waits {
       // reactions, registered first, keep the original and run just before
       // JSPI's. (A reclaim during the operation made the wait direct already.)
       if (x.mode !== W.direct) this.move(task, x, W.direct);
+      // A wait that delivers what JSPI converts may end in Wasm.
+      this.words.mayTake(task._slot, spec.lendable && !task._cancelRequested);
       if (spec.keepsResults) operation.then(x.onOk ??= this.onOk(task), x.onErr ??= this.onErr(task));
       this.sched.pump(false);
       return operation;
@@ -359,6 +439,7 @@ export class Waits {
    * @param {unknown} value @param {unknown} zero  what the wrapper returns when it parks
    */
   land(slot, outcome, value, zero) {
+    this.sync();
     const task = this.slotTasks[slot];
     if (task === undefined) {
       // Not a task's wait: a misuse error thrown by the wait itself.
@@ -381,6 +462,7 @@ export class Waits {
       // delivered.
       x.outcome = outcome;
       x.result = value;
+      this.words.mayTake(slot, false);
     }
     if (!task._cancelRequested && this.sched.claim(task)) {
       // Nothing is ahead and the turn has budget (a permit lent to a task
@@ -442,8 +524,10 @@ export class Waits {
    * @param {Task} task
    */
   reclaimed(task) {
+    const x = task._exec;
     this.words.clearLent();
-    this.move(task, task._exec, W.direct);
+    this.move(task, x, W.direct);
+    this.words.mayTake(task._slot, /** @type {WaitSpec} */ (x.wait).lendable && !task._cancelRequested);
     this.words.setCurrent(0);
   }
 

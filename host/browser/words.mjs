@@ -1,20 +1,34 @@
 // The words the wait path shares with the suspension wrappers (internal).
 //
 // They are the first bytes of the memory that also holds the register file's
-// slots (wasm/gates.mjs, wasm/registers.mjs). Until a program has a suspension module
-// (an engine without what the wrappers use, or a program with no wait whose
-// type is known), there are none: writes are dropped and reads say 0.
-import { CURRENT, LENT, PARK } from './wasm/gates.mjs';
+// slots (wasm/gates.mjs, wasm/registers.mjs), and each slot's wait word is
+// there too. Until a program has a suspension module (an engine without what
+// the wrappers use, or a program with no wait whose type is known), there are
+// none: writes are dropped and reads say 0.
+import { CURRENT, LENT, LOSER, OPEN, PARK, TAKEN } from './wasm/gates.mjs';
 
 export class SharedWords {
   constructor() {
     /** @type {Int32Array | null} a view of the memory, again after each growth (which detaches the last) */
     this.i32 = null;
+    /** Where slot 0's wait word is, in 32-bit words, and how far apart the slots' are (the register file's layout). */
+    this.waitWord = 0;
+    this.waitStride = 0;
   }
 
   /** Views the words in `memory` (after the suspension module is made, and after the memory grew). @param {WebAssembly.Memory} memory */
   view(memory) {
     this.i32 = new Int32Array(memory.buffer);
+  }
+
+  /**
+   * Where the slots' wait words are: the layout of the register file in use
+   * (again when it is made anew).
+   * @param {{ base: number, stride: number, waitWord: number }} layout
+   */
+  layout(layout) {
+    this.waitWord = (layout.base + layout.waitWord) >> 2;
+    this.waitStride = layout.stride >> 2;
   }
 
   /** Whether there is a suspension module, whose wrappers read these words. */
@@ -54,5 +68,41 @@ export class SharedWords {
   /** Tells the wrapper whose `after` or `fail` runs that its task must park on a gate. */
   askPark() {
     /** @type {Int32Array} */ (this.i32)[PARK >> 2] = 1;
+  }
+
+  /** The permit is open: one task whose wait ends may take it in Wasm. */
+  open() {
+    if (this.i32 !== null) this.i32[OPEN >> 2] = 1;
+  }
+
+  /** The permit is open no longer. */
+  close() {
+    if (this.i32 !== null) this.i32[OPEN >> 2] = 0;
+  }
+
+  /** The slot of the task that took the permit in Wasm since the JavaScript side last looked, or 0. */
+  get taken() {
+    return this.i32 === null ? 0 : this.i32[TAKEN >> 2];
+  }
+
+  /** The slot of the task that took the permit lost it to (the one it was lent to). */
+  get loser() {
+    return /** @type {Int32Array} */ (this.i32)[LOSER >> 2];
+  }
+
+  /** The JavaScript side took note of the take. */
+  clearTake() {
+    const i32 = /** @type {Int32Array} */ (this.i32);
+    i32[TAKEN >> 2] = 0;
+    i32[LOSER >> 2] = 0;
+  }
+
+  /**
+   * Sets whether the task in `slot` may take the permit in Wasm when its
+   * wait ends (its slot's wait word).
+   * @param {number} slot @param {boolean} may
+   */
+  mayTake(slot, may) {
+    if (this.i32 !== null && this.waitStride !== 0) this.i32[this.waitWord + slot * this.waitStride] = may ? 1 : 0;
   }
 }

@@ -562,4 +562,83 @@ export const cases = [
       assertQuiet(rt);
     },
   },
+  {
+    name: 'lending: tasks_whose_waits_settle_out_of_order_take_the_permit_in_wasm_and_keep_their_bindings_and_frames',
+    async run(ctx) {
+      // Every pending pause settles at once, in a shuffled order, each turn:
+      // the task whose wait ends takes the permit from the one it is lent
+      // to, in Wasm, while nothing else wants it.
+      /** @type {(() => void)[]} */
+      let pending = [];
+      let scheduled = false;
+      let seed = 12345;
+      const flush = () => {
+        scheduled = false;
+        const now = pending;
+        pending = [];
+        for (let i = now.length - 1; i > 0; i--) {
+          seed = (seed * 1103515245 + 12345) >>> 0;
+          const j = seed % (i + 1);
+          [now[i], now[j]] = [now[j], now[i]];
+        }
+        for (const go of now) go();
+      };
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((_signal, n) => new Promise((resolve) => {
+          pending.push(() => resolve(n));
+          if (!scheduled) {
+            scheduled = true;
+            nextTurn().then(flush);
+          }
+        })),
+      });
+      const tasks = Array.from({ length: 40 }, (_, i) => rt.dispatch('pause_loop', 20 + (i % 7)));
+      await rt.drain();
+      assert.deepEqual(tasks.map((t) => t.value), tasks.map((_, i) => 20 + (i % 7)), 'every wait delivered its own value');
+      assert.deepEqual(violations, [], 'every task kept its bindings and frames');
+      const s = rt.stats();
+      assert.ok(s.takes > 100, `${s.takes} waits ended with the permit taken in Wasm (lends ${s.lends}, reclaims ${s.reclaims})`);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: a_task_cancelled_while_it_waits_does_not_take_the_permit_in_wasm',
+    async run(ctx) {
+      // The pauses ignore their signal: a cancelled task's wait ends when its
+      // pause settles, and must then deliver the cancellation, not the value
+      // (which taking the permit in Wasm would).
+      /** @type {(() => void)[]} */
+      const held = [];
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((_signal, n) => new Promise((resolve) => { held.push(() => resolve(n)); })),
+      });
+      const a = rt.dispatch('pause_loop', 3);
+      await until(() => held.length === 1, 'a to wait');
+      const b = rt.dispatch('pause_loop', 3);
+      await until(() => held.length === 2, 'b to wait (b\'s start took the permit back from a)');
+      const [releaseA, releaseB] = held.splice(0);
+      a.cancel();
+      releaseB();
+      await until(() => held.length === 1, 'b to wait again, with the permit lent and open');
+      assert.equal(rt.stats().lent, 1, 'b waits with the permit lent');
+      const takes = rt.stats().takes;
+      releaseA();
+      await a.done;
+      assert.equal(a.state, 'cancelled');
+      assert.equal(rt.stats().takes, takes, 'the cancelled task did not take the permit');
+      // pause(i) must deliver i: the cancelled status (1) differs from it but for i = 1.
+      assert.equal(Status.cancelled, 1);
+      assert.deepEqual(violations.filter((v) => v.code === 15).map((v) => v.a), [0, 2], 'pause(0) onwards delivered the cancelled status');
+      while (held.length) {
+        held.shift()?.();
+        await nextTurn();
+      }
+      assert.equal(await b.result, 3);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
 ];

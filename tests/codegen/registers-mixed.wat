@@ -1,5 +1,5 @@
 ;; registers-mixed: the register file of registers of every type
-;; 785 bytes, sha256 e88824dc23bdb7d66f7cf3aff591f39106ec996cbc3a24bb46fafa924d3762ce
+;; 785 bytes, sha256 b9eafb037e77b73caee551d41ef7e1caf6a265f169e277b2f256a154bbfd976e
 (module
   (type (;0;) (func (param i32)))
   (type (;1;) (func (param i32 i32 i32)))
@@ -16,12 +16,12 @@
   (func (;0;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 32
+    i32.const 40
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i64.store offset=16
+    i64.store offset=32
     local.get 0
     i32.const 2
     i32.mul
@@ -31,7 +31,7 @@
     table.set 0
     local.get 1
     global.get 2
-    f64.store offset=24
+    f64.store offset=40
     local.get 0
     i32.const 1
     i32.mul
@@ -41,10 +41,10 @@
     table.set 1
     local.get 1
     global.get 4
-    f32.store offset=32
+    f32.store offset=48
     local.get 1
     global.get 5
-    i32.store offset=36
+    i32.store offset=52
     local.get 0
     i32.const 2
     i32.mul
@@ -54,18 +54,18 @@
     table.set 0
     local.get 1
     global.get 7
-    i32.store offset=40
+    i32.store offset=56
     local.get 1
     global.get 8
-    i32.store offset=44)
+    i32.store offset=60)
   (func (;1;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 32
+    i32.const 40
     i32.mul
     local.set 1
     local.get 1
-    i64.load offset=16
+    i64.load offset=32
     global.set 0
     local.get 0
     i32.const 2
@@ -75,7 +75,7 @@
     table.get 0
     global.set 1
     local.get 1
-    f64.load offset=24
+    f64.load offset=40
     global.set 2
     local.get 0
     i32.const 1
@@ -85,10 +85,10 @@
     table.get 1
     global.set 3
     local.get 1
-    f32.load offset=32
+    f32.load offset=48
     global.set 4
     local.get 1
-    i32.load offset=36
+    i32.load offset=52
     global.set 5
     local.get 0
     i32.const 2
@@ -98,20 +98,20 @@
     table.get 0
     global.set 6
     local.get 1
-    i32.load offset=40
+    i32.load offset=56
     global.set 7
     local.get 1
-    i32.load offset=44
+    i32.load offset=60
     global.set 8)
   (func (;2;) (type 0) (param i32)
     (local i32 i32)
     local.get 0
-    i32.const 32
+    i32.const 40
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i64.store offset=16
+    i64.store offset=32
     local.get 0
     i32.const 2
     i32.mul
@@ -121,7 +121,7 @@
     table.set 0
     local.get 1
     global.get 2
-    f64.store offset=24
+    f64.store offset=40
     local.get 0
     i32.const 1
     i32.mul
@@ -131,10 +131,10 @@
     table.set 1
     local.get 1
     global.get 4
-    f32.store offset=32
+    f32.store offset=48
     local.get 1
     global.get 5
-    i32.store offset=36
+    i32.store offset=52
     local.get 0
     i32.const 2
     i32.mul
@@ -144,14 +144,14 @@
     table.set 0
     local.get 1
     global.get 7
-    i32.store offset=40
+    i32.store offset=56
     local.get 1
     global.get 8
-    i32.store offset=44
+    i32.store offset=60
     i32.const 0
     local.set 2
     local.get 2
-    i64.load offset=16
+    i64.load offset=32
     global.set 0
     local.get 2
     i32.const 2
@@ -161,7 +161,7 @@
     table.get 0
     global.set 1
     local.get 2
-    f64.load offset=24
+    f64.load offset=40
     global.set 2
     local.get 2
     i32.const 1
@@ -171,10 +171,10 @@
     table.get 1
     global.set 3
     local.get 2
-    f32.load offset=32
+    f32.load offset=48
     global.set 4
     local.get 2
-    i32.load offset=36
+    i32.load offset=52
     global.set 5
     local.get 2
     i32.const 2
@@ -184,20 +184,20 @@
     table.get 0
     global.set 6
     local.get 2
-    i32.load offset=40
+    i32.load offset=56
     global.set 7
     local.get 2
-    i32.load offset=44
+    i32.load offset=60
     global.set 8)
   (func (;3;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 32
+    i32.const 40
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i64.store offset=16
+    i64.store offset=32
     local.get 0
     i32.const 2
     i32.mul
@@ -207,7 +207,7 @@
     table.set 0
     local.get 1
     global.get 2
-    f64.store offset=24
+    f64.store offset=40
     local.get 0
     i32.const 1
     i32.mul
@@ -217,10 +217,10 @@
     table.set 1
     local.get 1
     global.get 4
-    f32.store offset=32
+    f32.store offset=48
     local.get 1
     global.get 5
-    i32.store offset=36
+    i32.store offset=52
     local.get 0
     i32.const 2
     i32.mul
@@ -231,11 +231,11 @@
   (func (;4;) (type 1) (param i32 i32 i32)
     (local i32)
     local.get 0
-    i32.const 32
+    i32.const 40
     i32.mul
     local.set 3
     local.get 3
-    i64.load offset=16
+    i64.load offset=32
     global.set 0
     local.get 0
     i32.const 2
@@ -245,7 +245,7 @@
     table.get 0
     global.set 1
     local.get 3
-    f64.load offset=24
+    f64.load offset=40
     global.set 2
     local.get 0
     i32.const 1
@@ -255,10 +255,10 @@
     table.get 1
     global.set 3
     local.get 3
-    f32.load offset=32
+    f32.load offset=48
     global.set 4
     local.get 3
-    i32.load offset=36
+    i32.load offset=52
     global.set 5
     local.get 0
     i32.const 2

@@ -1,5 +1,5 @@
 ;; registers-stack: the register file of a C++ program: one i32 handler and the stack registers
-;; 401 bytes, sha256 9b936287cb3a66af7d96ef38a562d59e2986a555e2ffc14b79b8fa89acc138ea
+;; 401 bytes, sha256 138540948aee6f6b73fa9c70abfdfd0a495f267ff3a37a11328581a750544348
 (module
   (type (;0;) (func (param i32)))
   (type (;1;) (func (param i32 i32 i32)))
@@ -11,88 +11,88 @@
   (func (;0;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 16
+    i32.const 24
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i32.store offset=16
+    i32.store offset=32
     local.get 1
     global.get 1
-    i32.store offset=20
+    i32.store offset=36
     local.get 1
     global.get 2
-    i32.store offset=24
+    i32.store offset=40
     local.get 1
     global.get 3
-    i32.store offset=28)
+    i32.store offset=44)
   (func (;1;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 16
+    i32.const 24
     i32.mul
     local.set 1
     local.get 1
-    i32.load offset=16
+    i32.load offset=32
     global.set 0
     local.get 1
-    i32.load offset=20
+    i32.load offset=36
     global.set 1
     local.get 1
-    i32.load offset=24
+    i32.load offset=40
     global.set 2
     local.get 1
-    i32.load offset=28
+    i32.load offset=44
     global.set 3)
   (func (;2;) (type 0) (param i32)
     (local i32 i32)
     local.get 0
-    i32.const 16
+    i32.const 24
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i32.store offset=16
+    i32.store offset=32
     local.get 1
     global.get 1
-    i32.store offset=20
+    i32.store offset=36
     local.get 1
     global.get 2
-    i32.store offset=24
+    i32.store offset=40
     local.get 1
     global.get 3
-    i32.store offset=28
+    i32.store offset=44
     i32.const 0
     local.set 2
     local.get 2
-    i32.load offset=16
+    i32.load offset=32
     global.set 0
     local.get 2
-    i32.load offset=20
+    i32.load offset=36
     global.set 1
     local.get 2
-    i32.load offset=24
+    i32.load offset=40
     global.set 2
     local.get 2
-    i32.load offset=28
+    i32.load offset=44
     global.set 3)
   (func (;3;) (type 0) (param i32)
     (local i32)
     local.get 0
-    i32.const 16
+    i32.const 24
     i32.mul
     local.set 1
     local.get 1
     global.get 0
-    i32.store offset=16)
+    i32.store offset=32)
   (func (;4;) (type 1) (param i32 i32 i32)
     (local i32)
     local.get 0
-    i32.const 16
+    i32.const 24
     i32.mul
     local.set 3
     local.get 3
-    i32.load offset=16
+    i32.load offset=32
     global.set 0
     local.get 1
     local.get 2

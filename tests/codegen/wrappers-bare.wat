@@ -1,5 +1,5 @@
 ;; wrappers-bare: the wrappers of two waits, for a program without registers
-;; 915 bytes, sha256 05f4d8d8d208a1a12ac2f055988ecbbc79e993832f3edde95d0491c9c2a50364
+;; 1091 bytes, sha256 736a0ede00657f91f4aac6b375d925470f34e97c7bd70322d13677b6d9bbf3f1
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -73,6 +73,9 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
@@ -88,6 +91,42 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 8
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=32
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -115,6 +154,9 @@
             i32.const 0
             i32.const 0
             i32.store offset=8
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
             i32.const 0
             i32.load offset=12
             i32.const 1
@@ -237,6 +279,9 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
@@ -251,6 +296,41 @@
                 call_indirect (type 5)
               end
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 0
+                i32.const 8
+                i32.mul
+                local.set 3
+                local.get 3
+                i32.load offset=32
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 0
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 0
+                  i32.store
+                  return
+                end
+              end
             end
             local.get 0
             call 5
@@ -275,6 +355,9 @@
             i32.const 0
             i32.const 0
             i32.store offset=8
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
             i32.const 0
             i32.load offset=12
             i32.const 1

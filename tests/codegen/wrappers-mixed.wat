@@ -1,5 +1,5 @@
 ;; wrappers-mixed: the wrappers of three waits, for registers of every type, after a loaded module added one (generation 2)
-;; 2844 bytes, sha256 3b6e462d4dfeb920ff908ef73a543dc66f84116c011f2943ad3f07e5625b7a92
+;; 3345 bytes, sha256 e01d4234b6f90fae41844725f6489652fc7ff0a6e7229a33d0a78043c0f8dff5
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -53,12 +53,12 @@
         call 1
       end
       local.get 1
-      i32.const 32
+      i32.const 40
       i32.mul
       local.set 5
       local.get 5
       global.get 0
-      i64.store offset=16
+      i64.store offset=32
       local.get 1
       i32.const 2
       i32.mul
@@ -68,7 +68,7 @@
       table.set 1
       local.get 5
       global.get 2
-      f64.store offset=24
+      f64.store offset=40
       local.get 1
       i32.const 1
       i32.mul
@@ -78,10 +78,10 @@
       table.set 2
       local.get 5
       global.get 4
-      f32.store offset=32
+      f32.store offset=48
       local.get 5
       global.get 5
-      i32.store offset=36
+      i32.store offset=52
       local.get 1
       i32.const 2
       i32.mul
@@ -91,12 +91,12 @@
       table.set 1
       local.get 5
       global.get 7
-      i32.store offset=40
+      i32.store offset=56
       local.get 5
       global.get 8
-      i32.store offset=44
+      i32.store offset=60
       local.get 6
-      i64.load offset=16
+      i64.load offset=32
       global.set 0
       local.get 6
       i32.const 2
@@ -106,7 +106,7 @@
       table.get 1
       global.set 1
       local.get 6
-      f64.load offset=24
+      f64.load offset=40
       global.set 2
       local.get 6
       i32.const 1
@@ -116,10 +116,10 @@
       table.get 2
       global.set 3
       local.get 6
-      f32.load offset=32
+      f32.load offset=48
       global.set 4
       local.get 6
-      i32.load offset=36
+      i32.load offset=52
       global.set 5
       local.get 6
       i32.const 2
@@ -129,10 +129,10 @@
       table.get 1
       global.set 6
       local.get 6
-      i32.load offset=40
+      i32.load offset=56
       global.set 7
       local.get 6
-      i32.load offset=44
+      i32.load offset=60
       global.set 8
       i32.const 0
       local.get 1
@@ -162,16 +162,19 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 2
               i32.eq
               if  ;; label = @6
                 local.get 1
-                i32.const 32
+                i32.const 40
                 i32.mul
                 local.set 5
                 local.get 5
-                i64.load offset=16
+                i64.load offset=32
                 global.set 0
                 local.get 1
                 i32.const 2
@@ -181,7 +184,7 @@
                 table.get 1
                 global.set 1
                 local.get 5
-                f64.load offset=24
+                f64.load offset=40
                 global.set 2
                 local.get 1
                 i32.const 1
@@ -191,10 +194,10 @@
                 table.get 2
                 global.set 3
                 local.get 5
-                f32.load offset=32
+                f32.load offset=48
                 global.set 4
                 local.get 5
-                i32.load offset=36
+                i32.load offset=52
                 global.set 5
                 local.get 1
                 i32.const 2
@@ -204,10 +207,10 @@
                 table.get 1
                 global.set 6
                 local.get 5
-                i32.load offset=40
+                i32.load offset=56
                 global.set 7
                 local.get 5
-                i32.load offset=44
+                i32.load offset=60
                 global.set 8
               else
                 local.get 1
@@ -216,6 +219,81 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 2
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 40
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=64
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 5
+                  i64.load offset=32
+                  global.set 0
+                  local.get 1
+                  i32.const 2
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 1
+                  global.set 1
+                  local.get 5
+                  f64.load offset=40
+                  global.set 2
+                  local.get 1
+                  i32.const 1
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 2
+                  global.set 3
+                  local.get 5
+                  f32.load offset=48
+                  global.set 4
+                  local.get 5
+                  i32.load offset=52
+                  global.set 5
+                  local.get 1
+                  i32.const 2
+                  i32.mul
+                  i32.const 1
+                  i32.add
+                  table.get 1
+                  global.set 6
+                  local.get 5
+                  i32.load offset=56
+                  global.set 7
+                  local.get 5
+                  i32.load offset=60
+                  global.set 8
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -244,16 +322,19 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 2
             i32.eq
             if  ;; label = @5
               local.get 1
-              i32.const 32
+              i32.const 40
               i32.mul
               local.set 5
               local.get 5
-              i64.load offset=16
+              i64.load offset=32
               global.set 0
               local.get 1
               i32.const 2
@@ -263,7 +344,7 @@
               table.get 1
               global.set 1
               local.get 5
-              f64.load offset=24
+              f64.load offset=40
               global.set 2
               local.get 1
               i32.const 1
@@ -273,10 +354,10 @@
               table.get 2
               global.set 3
               local.get 5
-              f32.load offset=32
+              f32.load offset=48
               global.set 4
               local.get 5
-              i32.load offset=36
+              i32.load offset=52
               global.set 5
               local.get 1
               i32.const 2
@@ -286,10 +367,10 @@
               table.get 1
               global.set 6
               local.get 5
-              i32.load offset=40
+              i32.load offset=56
               global.set 7
               local.get 5
-              i32.load offset=44
+              i32.load offset=60
               global.set 8
             else
               local.get 1
@@ -323,11 +404,11 @@
         i32.eq
         if  ;; label = @3
           local.get 1
-          i32.const 32
+          i32.const 40
           i32.mul
           local.set 5
           local.get 5
-          i64.load offset=16
+          i64.load offset=32
           global.set 0
           local.get 1
           i32.const 2
@@ -337,7 +418,7 @@
           table.get 1
           global.set 1
           local.get 5
-          f64.load offset=24
+          f64.load offset=40
           global.set 2
           local.get 1
           i32.const 1
@@ -347,10 +428,10 @@
           table.get 2
           global.set 3
           local.get 5
-          f32.load offset=32
+          f32.load offset=48
           global.set 4
           local.get 5
-          i32.load offset=36
+          i32.load offset=52
           global.set 5
           local.get 1
           i32.const 2
@@ -360,10 +441,10 @@
           table.get 1
           global.set 6
           local.get 5
-          i32.load offset=40
+          i32.load offset=56
           global.set 7
           local.get 5
-          i32.load offset=44
+          i32.load offset=60
           global.set 8
         else
           local.get 1
@@ -385,11 +466,11 @@
       i32.eq
       if  ;; label = @2
         local.get 1
-        i32.const 32
+        i32.const 40
         i32.mul
         local.set 5
         local.get 5
-        i64.load offset=16
+        i64.load offset=32
         global.set 0
         local.get 1
         i32.const 2
@@ -399,7 +480,7 @@
         table.get 1
         global.set 1
         local.get 5
-        f64.load offset=24
+        f64.load offset=40
         global.set 2
         local.get 1
         i32.const 1
@@ -409,10 +490,10 @@
         table.get 2
         global.set 3
         local.get 5
-        f32.load offset=32
+        f32.load offset=48
         global.set 4
         local.get 5
-        i32.load offset=36
+        i32.load offset=52
         global.set 5
         local.get 1
         i32.const 2
@@ -422,10 +503,10 @@
         table.get 1
         global.set 6
         local.get 5
-        i32.load offset=40
+        i32.load offset=56
         global.set 7
         local.get 5
-        i32.load offset=44
+        i32.load offset=60
         global.set 8
       else
         local.get 1
@@ -453,12 +534,12 @@
         call 1
       end
       local.get 2
-      i32.const 32
+      i32.const 40
       i32.mul
       local.set 6
       local.get 6
       global.get 0
-      i64.store offset=16
+      i64.store offset=32
       local.get 2
       i32.const 2
       i32.mul
@@ -468,7 +549,7 @@
       table.set 1
       local.get 6
       global.get 2
-      f64.store offset=24
+      f64.store offset=40
       local.get 2
       i32.const 1
       i32.mul
@@ -478,10 +559,10 @@
       table.set 2
       local.get 6
       global.get 4
-      f32.store offset=32
+      f32.store offset=48
       local.get 6
       global.get 5
-      i32.store offset=36
+      i32.store offset=52
       local.get 2
       i32.const 2
       i32.mul
@@ -491,12 +572,12 @@
       table.set 1
       local.get 6
       global.get 7
-      i32.store offset=40
+      i32.store offset=56
       local.get 6
       global.get 8
-      i32.store offset=44
+      i32.store offset=60
       local.get 7
-      i64.load offset=16
+      i64.load offset=32
       global.set 0
       local.get 7
       i32.const 2
@@ -506,7 +587,7 @@
       table.get 1
       global.set 1
       local.get 7
-      f64.load offset=24
+      f64.load offset=40
       global.set 2
       local.get 7
       i32.const 1
@@ -516,10 +597,10 @@
       table.get 2
       global.set 3
       local.get 7
-      f32.load offset=32
+      f32.load offset=48
       global.set 4
       local.get 7
-      i32.load offset=36
+      i32.load offset=52
       global.set 5
       local.get 7
       i32.const 2
@@ -529,10 +610,10 @@
       table.get 1
       global.set 6
       local.get 7
-      i32.load offset=40
+      i32.load offset=56
       global.set 7
       local.get 7
-      i32.load offset=44
+      i32.load offset=60
       global.set 8
       i32.const 0
       local.get 2
@@ -563,16 +644,19 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 2
               i32.eq
               if  ;; label = @6
                 local.get 2
-                i32.const 32
+                i32.const 40
                 i32.mul
                 local.set 6
                 local.get 6
-                i64.load offset=16
+                i64.load offset=32
                 global.set 0
                 local.get 2
                 i32.const 2
@@ -582,7 +666,7 @@
                 table.get 1
                 global.set 1
                 local.get 6
-                f64.load offset=24
+                f64.load offset=40
                 global.set 2
                 local.get 2
                 i32.const 1
@@ -592,10 +676,10 @@
                 table.get 2
                 global.set 3
                 local.get 6
-                f32.load offset=32
+                f32.load offset=48
                 global.set 4
                 local.get 6
-                i32.load offset=36
+                i32.load offset=52
                 global.set 5
                 local.get 2
                 i32.const 2
@@ -605,10 +689,10 @@
                 table.get 1
                 global.set 6
                 local.get 6
-                i32.load offset=40
+                i32.load offset=56
                 global.set 7
                 local.get 6
-                i32.load offset=44
+                i32.load offset=60
                 global.set 8
               else
                 local.get 2
@@ -617,6 +701,81 @@
               end
               local.get 4
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 2
+              i32.eq
+              if  ;; label = @6
+                local.get 2
+                i32.const 40
+                i32.mul
+                local.set 6
+                local.get 6
+                i32.load offset=64
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 2
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 2
+                  i32.store
+                  local.get 6
+                  i64.load offset=32
+                  global.set 0
+                  local.get 2
+                  i32.const 2
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 1
+                  global.set 1
+                  local.get 6
+                  f64.load offset=40
+                  global.set 2
+                  local.get 2
+                  i32.const 1
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 2
+                  global.set 3
+                  local.get 6
+                  f32.load offset=48
+                  global.set 4
+                  local.get 6
+                  i32.load offset=52
+                  global.set 5
+                  local.get 2
+                  i32.const 2
+                  i32.mul
+                  i32.const 1
+                  i32.add
+                  table.get 1
+                  global.set 6
+                  local.get 6
+                  i32.load offset=56
+                  global.set 7
+                  local.get 6
+                  i32.load offset=60
+                  global.set 8
+                  local.get 4
+                  return
+                end
+              end
             end
             local.get 2
             local.get 4
@@ -645,16 +804,19 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 2
             i32.eq
             if  ;; label = @5
               local.get 2
-              i32.const 32
+              i32.const 40
               i32.mul
               local.set 6
               local.get 6
-              i64.load offset=16
+              i64.load offset=32
               global.set 0
               local.get 2
               i32.const 2
@@ -664,7 +826,7 @@
               table.get 1
               global.set 1
               local.get 6
-              f64.load offset=24
+              f64.load offset=40
               global.set 2
               local.get 2
               i32.const 1
@@ -674,10 +836,10 @@
               table.get 2
               global.set 3
               local.get 6
-              f32.load offset=32
+              f32.load offset=48
               global.set 4
               local.get 6
-              i32.load offset=36
+              i32.load offset=52
               global.set 5
               local.get 2
               i32.const 2
@@ -687,10 +849,10 @@
               table.get 1
               global.set 6
               local.get 6
-              i32.load offset=40
+              i32.load offset=56
               global.set 7
               local.get 6
-              i32.load offset=44
+              i32.load offset=60
               global.set 8
             else
               local.get 2
@@ -724,11 +886,11 @@
         i32.eq
         if  ;; label = @3
           local.get 2
-          i32.const 32
+          i32.const 40
           i32.mul
           local.set 6
           local.get 6
-          i64.load offset=16
+          i64.load offset=32
           global.set 0
           local.get 2
           i32.const 2
@@ -738,7 +900,7 @@
           table.get 1
           global.set 1
           local.get 6
-          f64.load offset=24
+          f64.load offset=40
           global.set 2
           local.get 2
           i32.const 1
@@ -748,10 +910,10 @@
           table.get 2
           global.set 3
           local.get 6
-          f32.load offset=32
+          f32.load offset=48
           global.set 4
           local.get 6
-          i32.load offset=36
+          i32.load offset=52
           global.set 5
           local.get 2
           i32.const 2
@@ -761,10 +923,10 @@
           table.get 1
           global.set 6
           local.get 6
-          i32.load offset=40
+          i32.load offset=56
           global.set 7
           local.get 6
-          i32.load offset=44
+          i32.load offset=60
           global.set 8
         else
           local.get 2
@@ -786,11 +948,11 @@
       i32.eq
       if  ;; label = @2
         local.get 2
-        i32.const 32
+        i32.const 40
         i32.mul
         local.set 6
         local.get 6
-        i64.load offset=16
+        i64.load offset=32
         global.set 0
         local.get 2
         i32.const 2
@@ -800,7 +962,7 @@
         table.get 1
         global.set 1
         local.get 6
-        f64.load offset=24
+        f64.load offset=40
         global.set 2
         local.get 2
         i32.const 1
@@ -810,10 +972,10 @@
         table.get 2
         global.set 3
         local.get 6
-        f32.load offset=32
+        f32.load offset=48
         global.set 4
         local.get 6
-        i32.load offset=36
+        i32.load offset=52
         global.set 5
         local.get 2
         i32.const 2
@@ -823,10 +985,10 @@
         table.get 1
         global.set 6
         local.get 6
-        i32.load offset=40
+        i32.load offset=56
         global.set 7
         local.get 6
-        i32.load offset=44
+        i32.load offset=60
         global.set 8
       else
         local.get 2
@@ -854,12 +1016,12 @@
         call 1
       end
       local.get 1
-      i32.const 32
+      i32.const 40
       i32.mul
       local.set 5
       local.get 5
       global.get 0
-      i64.store offset=16
+      i64.store offset=32
       local.get 1
       i32.const 2
       i32.mul
@@ -869,7 +1031,7 @@
       table.set 1
       local.get 5
       global.get 2
-      f64.store offset=24
+      f64.store offset=40
       local.get 1
       i32.const 1
       i32.mul
@@ -879,10 +1041,10 @@
       table.set 2
       local.get 5
       global.get 4
-      f32.store offset=32
+      f32.store offset=48
       local.get 5
       global.get 5
-      i32.store offset=36
+      i32.store offset=52
       local.get 1
       i32.const 2
       i32.mul
@@ -892,12 +1054,12 @@
       table.set 1
       local.get 5
       global.get 7
-      i32.store offset=40
+      i32.store offset=56
       local.get 5
       global.get 8
-      i32.store offset=44
+      i32.store offset=60
       local.get 6
-      i64.load offset=16
+      i64.load offset=32
       global.set 0
       local.get 6
       i32.const 2
@@ -907,7 +1069,7 @@
       table.get 1
       global.set 1
       local.get 6
-      f64.load offset=24
+      f64.load offset=40
       global.set 2
       local.get 6
       i32.const 1
@@ -917,10 +1079,10 @@
       table.get 2
       global.set 3
       local.get 6
-      f32.load offset=32
+      f32.load offset=48
       global.set 4
       local.get 6
-      i32.load offset=36
+      i32.load offset=52
       global.set 5
       local.get 6
       i32.const 2
@@ -930,10 +1092,10 @@
       table.get 1
       global.set 6
       local.get 6
-      i32.load offset=40
+      i32.load offset=56
       global.set 7
       local.get 6
-      i32.load offset=44
+      i32.load offset=60
       global.set 8
       i32.const 0
       local.get 1
@@ -963,16 +1125,19 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 2
               i32.eq
               if  ;; label = @6
                 local.get 1
-                i32.const 32
+                i32.const 40
                 i32.mul
                 local.set 5
                 local.get 5
-                i64.load offset=16
+                i64.load offset=32
                 global.set 0
                 local.get 1
                 i32.const 2
@@ -982,7 +1147,7 @@
                 table.get 1
                 global.set 1
                 local.get 5
-                f64.load offset=24
+                f64.load offset=40
                 global.set 2
                 local.get 1
                 i32.const 1
@@ -992,10 +1157,10 @@
                 table.get 2
                 global.set 3
                 local.get 5
-                f32.load offset=32
+                f32.load offset=48
                 global.set 4
                 local.get 5
-                i32.load offset=36
+                i32.load offset=52
                 global.set 5
                 local.get 1
                 i32.const 2
@@ -1005,10 +1170,10 @@
                 table.get 1
                 global.set 6
                 local.get 5
-                i32.load offset=40
+                i32.load offset=56
                 global.set 7
                 local.get 5
-                i32.load offset=44
+                i32.load offset=60
                 global.set 8
               else
                 local.get 1
@@ -1017,6 +1182,81 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 2
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 40
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=64
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 5
+                  i64.load offset=32
+                  global.set 0
+                  local.get 1
+                  i32.const 2
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 1
+                  global.set 1
+                  local.get 5
+                  f64.load offset=40
+                  global.set 2
+                  local.get 1
+                  i32.const 1
+                  i32.mul
+                  i32.const 0
+                  i32.add
+                  table.get 2
+                  global.set 3
+                  local.get 5
+                  f32.load offset=48
+                  global.set 4
+                  local.get 5
+                  i32.load offset=52
+                  global.set 5
+                  local.get 1
+                  i32.const 2
+                  i32.mul
+                  i32.const 1
+                  i32.add
+                  table.get 1
+                  global.set 6
+                  local.get 5
+                  i32.load offset=56
+                  global.set 7
+                  local.get 5
+                  i32.load offset=60
+                  global.set 8
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -1045,16 +1285,19 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 2
             i32.eq
             if  ;; label = @5
               local.get 1
-              i32.const 32
+              i32.const 40
               i32.mul
               local.set 5
               local.get 5
-              i64.load offset=16
+              i64.load offset=32
               global.set 0
               local.get 1
               i32.const 2
@@ -1064,7 +1307,7 @@
               table.get 1
               global.set 1
               local.get 5
-              f64.load offset=24
+              f64.load offset=40
               global.set 2
               local.get 1
               i32.const 1
@@ -1074,10 +1317,10 @@
               table.get 2
               global.set 3
               local.get 5
-              f32.load offset=32
+              f32.load offset=48
               global.set 4
               local.get 5
-              i32.load offset=36
+              i32.load offset=52
               global.set 5
               local.get 1
               i32.const 2
@@ -1087,10 +1330,10 @@
               table.get 1
               global.set 6
               local.get 5
-              i32.load offset=40
+              i32.load offset=56
               global.set 7
               local.get 5
-              i32.load offset=44
+              i32.load offset=60
               global.set 8
             else
               local.get 1
@@ -1124,11 +1367,11 @@
         i32.eq
         if  ;; label = @3
           local.get 1
-          i32.const 32
+          i32.const 40
           i32.mul
           local.set 5
           local.get 5
-          i64.load offset=16
+          i64.load offset=32
           global.set 0
           local.get 1
           i32.const 2
@@ -1138,7 +1381,7 @@
           table.get 1
           global.set 1
           local.get 5
-          f64.load offset=24
+          f64.load offset=40
           global.set 2
           local.get 1
           i32.const 1
@@ -1148,10 +1391,10 @@
           table.get 2
           global.set 3
           local.get 5
-          f32.load offset=32
+          f32.load offset=48
           global.set 4
           local.get 5
-          i32.load offset=36
+          i32.load offset=52
           global.set 5
           local.get 1
           i32.const 2
@@ -1161,10 +1404,10 @@
           table.get 1
           global.set 6
           local.get 5
-          i32.load offset=40
+          i32.load offset=56
           global.set 7
           local.get 5
-          i32.load offset=44
+          i32.load offset=60
           global.set 8
         else
           local.get 1
@@ -1186,11 +1429,11 @@
       i32.eq
       if  ;; label = @2
         local.get 1
-        i32.const 32
+        i32.const 40
         i32.mul
         local.set 5
         local.get 5
-        i64.load offset=16
+        i64.load offset=32
         global.set 0
         local.get 1
         i32.const 2
@@ -1200,7 +1443,7 @@
         table.get 1
         global.set 1
         local.get 5
-        f64.load offset=24
+        f64.load offset=40
         global.set 2
         local.get 1
         i32.const 1
@@ -1210,10 +1453,10 @@
         table.get 2
         global.set 3
         local.get 5
-        f32.load offset=32
+        f32.load offset=48
         global.set 4
         local.get 5
-        i32.load offset=36
+        i32.load offset=52
         global.set 5
         local.get 1
         i32.const 2
@@ -1223,10 +1466,10 @@
         table.get 1
         global.set 6
         local.get 5
-        i32.load offset=40
+        i32.load offset=56
         global.set 7
         local.get 5
-        i32.load offset=44
+        i32.load offset=60
         global.set 8
       else
         local.get 1

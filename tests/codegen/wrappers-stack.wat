@@ -1,5 +1,5 @@
 ;; wrappers-stack: the wrappers of six waits, for the registers of a C++ program (generation 1)
-;; 3624 bytes, sha256 67ef81b37635d541bb034e09254d7163de6b2a6e9de79396c949e92dec0b003b
+;; 4324 bytes, sha256 1f9c9764b9cc6715eac6cf4ead474e8b5dd3e326f80a2e892fd0f8fcfb62605f
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -76,32 +76,32 @@
         call 1
       end
       local.get 1
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 5
       local.get 5
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 5
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 5
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 5
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 6
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 6
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 6
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 6
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 1
@@ -131,25 +131,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 1
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 5
                 local.get 5
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 5
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 5
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 5
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 1
@@ -158,6 +161,54 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 24
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 5
+                  i32.load offset=32
+                  global.set 0
+                  local.get 5
+                  i32.load offset=36
+                  global.set 1
+                  local.get 5
+                  i32.load offset=40
+                  global.set 2
+                  local.get 5
+                  i32.load offset=44
+                  global.set 3
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -186,25 +237,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 1
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 5
               local.get 5
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 5
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 5
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 5
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 1
@@ -238,20 +292,20 @@
         i32.eq
         if  ;; label = @3
           local.get 1
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 5
           local.get 5
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 5
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 5
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 5
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 1
@@ -273,20 +327,20 @@
       i32.eq
       if  ;; label = @2
         local.get 1
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 5
         local.get 5
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 5
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 5
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 5
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 1
@@ -314,32 +368,32 @@
         call 1
       end
       local.get 0
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 3
       local.get 3
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 3
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 3
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 3
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 4
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 4
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 4
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 4
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 0
@@ -367,25 +421,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 0
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 3
                 local.get 3
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 3
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 3
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 3
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 0
@@ -393,6 +450,53 @@
                 call_indirect (type 5)
               end
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 0
+                i32.const 24
+                i32.mul
+                local.set 3
+                local.get 3
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 0
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 0
+                  i32.store
+                  local.get 3
+                  i32.load offset=32
+                  global.set 0
+                  local.get 3
+                  i32.load offset=36
+                  global.set 1
+                  local.get 3
+                  i32.load offset=40
+                  global.set 2
+                  local.get 3
+                  i32.load offset=44
+                  global.set 3
+                  return
+                end
+              end
             end
             local.get 0
             call 5
@@ -418,25 +522,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 0
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 3
               local.get 3
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 3
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 3
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 3
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 0
@@ -467,20 +574,20 @@
         i32.eq
         if  ;; label = @3
           local.get 0
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 3
           local.get 3
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 3
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 3
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 3
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 0
@@ -501,20 +608,20 @@
       i32.eq
       if  ;; label = @2
         local.get 0
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 3
         local.get 3
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 3
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 3
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 3
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 0
@@ -542,32 +649,32 @@
         call 1
       end
       local.get 2
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 6
       local.get 6
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 6
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 6
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 6
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 7
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 7
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 7
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 7
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 2
@@ -598,25 +705,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 2
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 6
                 local.get 6
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 6
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 6
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 6
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 2
@@ -625,6 +735,54 @@
               end
               local.get 4
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 2
+                i32.const 24
+                i32.mul
+                local.set 6
+                local.get 6
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 2
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 2
+                  i32.store
+                  local.get 6
+                  i32.load offset=32
+                  global.set 0
+                  local.get 6
+                  i32.load offset=36
+                  global.set 1
+                  local.get 6
+                  i32.load offset=40
+                  global.set 2
+                  local.get 6
+                  i32.load offset=44
+                  global.set 3
+                  local.get 4
+                  return
+                end
+              end
             end
             local.get 2
             local.get 4
@@ -653,25 +811,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 2
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 6
               local.get 6
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 6
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 6
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 6
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 2
@@ -705,20 +866,20 @@
         i32.eq
         if  ;; label = @3
           local.get 2
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 6
           local.get 6
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 6
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 6
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 6
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 2
@@ -740,20 +901,20 @@
       i32.eq
       if  ;; label = @2
         local.get 2
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 6
         local.get 6
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 6
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 6
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 6
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 2
@@ -781,32 +942,32 @@
         call 1
       end
       local.get 1
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 5
       local.get 5
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 5
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 5
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 5
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 6
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 6
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 6
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 6
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 1
@@ -836,25 +997,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 1
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 5
                 local.get 5
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 5
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 5
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 5
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 1
@@ -863,6 +1027,54 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 24
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 5
+                  i32.load offset=32
+                  global.set 0
+                  local.get 5
+                  i32.load offset=36
+                  global.set 1
+                  local.get 5
+                  i32.load offset=40
+                  global.set 2
+                  local.get 5
+                  i32.load offset=44
+                  global.set 3
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -891,25 +1103,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 1
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 5
               local.get 5
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 5
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 5
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 5
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 1
@@ -943,20 +1158,20 @@
         i32.eq
         if  ;; label = @3
           local.get 1
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 5
           local.get 5
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 5
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 5
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 5
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 1
@@ -978,20 +1193,20 @@
       i32.eq
       if  ;; label = @2
         local.get 1
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 5
         local.get 5
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 5
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 5
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 5
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 1
@@ -1019,32 +1234,32 @@
         call 1
       end
       local.get 1
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 5
       local.get 5
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 5
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 5
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 5
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 6
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 6
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 6
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 6
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 1
@@ -1074,25 +1289,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 1
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 5
                 local.get 5
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 5
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 5
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 5
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 1
@@ -1101,6 +1319,54 @@
               end
               local.get 3
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 1
+                i32.const 24
+                i32.mul
+                local.set 5
+                local.get 5
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 1
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 1
+                  i32.store
+                  local.get 5
+                  i32.load offset=32
+                  global.set 0
+                  local.get 5
+                  i32.load offset=36
+                  global.set 1
+                  local.get 5
+                  i32.load offset=40
+                  global.set 2
+                  local.get 5
+                  i32.load offset=44
+                  global.set 3
+                  local.get 3
+                  return
+                end
+              end
             end
             local.get 1
             local.get 3
@@ -1129,25 +1395,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 1
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 5
               local.get 5
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 5
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 5
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 5
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 1
@@ -1181,20 +1450,20 @@
         i32.eq
         if  ;; label = @3
           local.get 1
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 5
           local.get 5
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 5
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 5
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 5
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 1
@@ -1216,20 +1485,20 @@
       i32.eq
       if  ;; label = @2
         local.get 1
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 5
         local.get 5
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 5
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 5
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 5
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 1
@@ -1257,32 +1526,32 @@
         call 1
       end
       local.get 2
-      i32.const 16
+      i32.const 24
       i32.mul
       local.set 6
       local.get 6
       global.get 0
-      i32.store offset=16
+      i32.store offset=32
       local.get 6
       global.get 1
-      i32.store offset=20
+      i32.store offset=36
       local.get 6
       global.get 2
-      i32.store offset=24
+      i32.store offset=40
       local.get 6
       global.get 3
-      i32.store offset=28
+      i32.store offset=44
       local.get 7
-      i32.load offset=16
+      i32.load offset=32
       global.set 0
       local.get 7
-      i32.load offset=20
+      i32.load offset=36
       global.set 1
       local.get 7
-      i32.load offset=24
+      i32.load offset=40
       global.set 2
       local.get 7
-      i32.load offset=28
+      i32.load offset=44
       global.set 3
       i32.const 0
       local.get 2
@@ -1313,25 +1582,28 @@
               i32.const 0
               i32.store offset=8
               i32.const 0
+              i32.const 0
+              i32.store offset=16
+              i32.const 0
               i32.load offset=12
               i32.const 1
               i32.eq
               if  ;; label = @6
                 local.get 2
-                i32.const 16
+                i32.const 24
                 i32.mul
                 local.set 6
                 local.get 6
-                i32.load offset=16
+                i32.load offset=32
                 global.set 0
                 local.get 6
-                i32.load offset=20
+                i32.load offset=36
                 global.set 1
                 local.get 6
-                i32.load offset=24
+                i32.load offset=40
                 global.set 2
                 local.get 6
-                i32.load offset=28
+                i32.load offset=44
                 global.set 3
               else
                 local.get 2
@@ -1340,6 +1612,54 @@
               end
               local.get 4
               return
+            end
+            i32.const 0
+            i32.load offset=16
+            if  ;; label = @5
+              i32.const 0
+              i32.load offset=12
+              i32.const 1
+              i32.eq
+              if  ;; label = @6
+                local.get 2
+                i32.const 24
+                i32.mul
+                local.set 6
+                local.get 6
+                i32.load offset=48
+                if  ;; label = @7
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=16
+                  i32.const 0
+                  i32.const 0
+                  i32.load offset=8
+                  i32.store offset=24
+                  i32.const 0
+                  local.get 2
+                  i32.store offset=20
+                  i32.const 0
+                  i32.const 0
+                  i32.store offset=8
+                  i32.const 0
+                  local.get 2
+                  i32.store
+                  local.get 6
+                  i32.load offset=32
+                  global.set 0
+                  local.get 6
+                  i32.load offset=36
+                  global.set 1
+                  local.get 6
+                  i32.load offset=40
+                  global.set 2
+                  local.get 6
+                  i32.load offset=44
+                  global.set 3
+                  local.get 4
+                  return
+                end
+              end
             end
             local.get 2
             local.get 4
@@ -1368,25 +1688,28 @@
             i32.const 0
             i32.store offset=8
             i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
             i32.load offset=12
             i32.const 1
             i32.eq
             if  ;; label = @5
               local.get 2
-              i32.const 16
+              i32.const 24
               i32.mul
               local.set 6
               local.get 6
-              i32.load offset=16
+              i32.load offset=32
               global.set 0
               local.get 6
-              i32.load offset=20
+              i32.load offset=36
               global.set 1
               local.get 6
-              i32.load offset=24
+              i32.load offset=40
               global.set 2
               local.get 6
-              i32.load offset=28
+              i32.load offset=44
               global.set 3
             else
               local.get 2
@@ -1420,20 +1743,20 @@
         i32.eq
         if  ;; label = @3
           local.get 2
-          i32.const 16
+          i32.const 24
           i32.mul
           local.set 6
           local.get 6
-          i32.load offset=16
+          i32.load offset=32
           global.set 0
           local.get 6
-          i32.load offset=20
+          i32.load offset=36
           global.set 1
           local.get 6
-          i32.load offset=24
+          i32.load offset=40
           global.set 2
           local.get 6
-          i32.load offset=28
+          i32.load offset=44
           global.set 3
         else
           local.get 2
@@ -1455,20 +1778,20 @@
       i32.eq
       if  ;; label = @2
         local.get 2
-        i32.const 16
+        i32.const 24
         i32.mul
         local.set 6
         local.get 6
-        i32.load offset=16
+        i32.load offset=32
         global.set 0
         local.get 6
-        i32.load offset=20
+        i32.load offset=36
         global.set 1
         local.get 6
-        i32.load offset=24
+        i32.load offset=40
         global.set 2
         local.get 6
-        i32.load offset=28
+        i32.load offset=44
         global.set 3
       else
         local.get 2

@@ -8,7 +8,7 @@
 import { inspectModule, formatInspection } from '../../host/cli/inspect.mjs';
 import { InternalError, Runtime, SnailError, suspend } from '../../host/node/root.mjs';
 import { loadModule } from '../../host/browser/program.mjs';
-import { readModuleInfo } from '../../host/browser/wasm-binary.mjs';
+import { readModuleInfo } from '../../host/browser/wasm/binary.mjs';
 import { nodeHost } from '../../host/node/host.mjs';
 
 /** @param {unknown} e */

@@ -17,6 +17,8 @@ class FakeEngine {
     this.parked = new Set();
     /** @type {string | null} what registersOffDefaults() reports */
     this.off = null;
+    /** @type {string | null} what engineProblem() reports */
+    this.problem = null;
   }
   /** @param {Task} task */
   enter(task) { this.log.push(`enter ${task.entry}`); }
@@ -31,6 +33,8 @@ class FakeEngine {
   }
   exclusiveEnded() { this.log.push('exclusive ended'); }
   registersOffDefaults() { return this.off; }
+  engineProblem() { return this.problem; }
+  leaseEnded() { this.log.push('lease ended'); }
 }
 
 /**
@@ -355,6 +359,6 @@ test('scheduler: broken_invariants_and_illegal_transitions_are_internal_errors',
 
 test('scheduler: an_engine_must_give_every_callback_at_construction', () => {
   const engine = new FakeEngine();
-  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded };
+  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded };
   assert.throws(() => new Scheduler(/** @type {any} */ (partial)), (e) => e instanceof InternalError && /registersOffDefaults/.test(e.message));
 });

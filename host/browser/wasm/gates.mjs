@@ -20,6 +20,18 @@
 // wrapper calls `after` as above. A wait answered at once, with the task
 // keeping the permit, also leaves its slot in the LENT word.
 //
+// Many tasks whose operations settle in turn would each pay that call of
+// `after` only to take the permit from the task it is lent to. While the
+// permit is *open* (the task with the scheduler's lease waits with it lent,
+// and nothing else wants it: the OPEN word, which the JavaScript side sets at
+// such a wait and clears whenever that stops holding), a task whose wait ends
+// takes the permit in Wasm instead, if its slot's wait word says its delivery
+// is the value JSPI hands the wrapper (the JavaScript side sets it when such
+// a wait parks the task directly, and clears it when the task is cancelled):
+// it closes OPEN, records itself in TAKEN and the task that loses the permit
+// in LOSER, and goes on. The JavaScript side takes note of a take before
+// anything else it does (Waits.sync()).
+//
 // Every wrapper saves the task's registers and installs the defaults before
 // the JavaScript side of the wait runs, and installs the task's registers again
 // when the task goes on, lent or not: while a task waits, the handler globals
@@ -55,7 +67,15 @@ export const CURRENT = 0; // the slot of the task that holds the permit
 export const PARK = 4; // set by `after`/`fail`: the task must wait for the permit
 export const LENT = 8; // the slot of a task that keeps the permit across its wait (lent): its wrapper goes on without `after`
 export const GENERATION = 12; // the generation of the wrappers the dispatch table holds
-export const WORDS_END = 16;
+// While the permit is open (the task with the lease waits with its permit
+// lent, and nothing else wants it), a task whose wait ends may take the
+// permit in Wasm, without calling into JavaScript: OPEN says it may (one
+// take, then it is closed until JavaScript opens it again), TAKEN and LOSER
+// record who took it from whom, until the JavaScript side takes note.
+export const OPEN = 16;
+export const TAKEN = 20;
+export const LOSER = 24;
+export const WORDS_END = 32; // the register file's slots follow, 8-aligned
 
 /** The entry of the register table: the register file's install, (slot) -> (). */
 export const INSTALL = 0;
@@ -114,7 +134,7 @@ export function probeModule() {
  * build of the wrappers shares.
  * @typedef {object} Gates
  * @property {Record<string, Function>} wrappers  the stubs, by import key
- * @property {WebAssembly.Memory} memory  holds the shared words (CURRENT, PARK, LENT, GENERATION), from byte 0
+ * @property {WebAssembly.Memory} memory  holds the shared words (CURRENT, PARK, LENT, GENERATION, OPEN, TAKEN, LOSER), from byte 0
  * @property {WebAssembly.Table} registers  the register table (INSTALL)
  * @property {WebAssembly.Table} dispatch  the wrappers, by entry index
  * @property {Entry[]} entries  every wrapped import so far
@@ -335,9 +355,40 @@ export function wrappersModule(entries, layout, generation) {
     const keptPermit = () => {
       c.i32(0).load('i32', LENT).localGet(slot).emit(op.i32_eq);
     };
-    /** Clears the LENT word: the task goes on, its permit no longer lent. */
+    /**
+     * The task goes on with the permit it kept: no longer lent, and no longer
+     * open to a take (the JavaScript side opens it again at a lent wait).
+     */
     const clearLent = () => {
       c.i32(0).i32(0).store('i32', LENT);
+      c.i32(0).i32(0).store('i32', OPEN);
+    };
+    /**
+     * Takes the permit in Wasm when it is open, this build is the current
+     * one and the task's wait word says its wait may end so (its delivery is
+     * the value JSPI converted, and it was not cancelled): the task the
+     * permit is lent to loses it, TAKEN and LOSER say so to the JavaScript
+     * side, and the task goes on with its registers installed.
+     */
+    const takeIfOpen = () => {
+      c.i32(0).load('i32', OPEN);
+      c.if(() => {
+        c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
+        c.if(() => {
+          code.slotBase(c, slot, base);
+          c.localGet(base).load('i32', layout.base + layout.waitWord);
+          c.if(() => {
+            c.i32(0).i32(0).store('i32', OPEN);
+            c.i32(0).i32(0).load('i32', LENT).store('i32', LOSER);
+            c.i32(0).localGet(slot).store('i32', TAKEN);
+            c.i32(0).i32(0).store('i32', LENT);
+            c.i32(0).localGet(slot).store('i32', CURRENT);
+            code.install(c, layout.registers, slot, base);
+            getValue();
+            c.emit(op.return);
+          });
+        });
+      });
     };
 
     c.i32(0).load('i32', CURRENT).localSet(slot);
@@ -381,6 +432,7 @@ export function wrappersModule(entries, layout, generation) {
               getValue();
               c.emit(op.return);
             });
+            takeIfOpen();
             c.localGet(slot);
             getValue();
             c.call(fns.after);

@@ -28,7 +28,8 @@ const WIDE = new Set(['i64', 'f64']);
  * @typedef {{ ref: 0 | 1 | 2, at: number }} Place  where a register lives in a slot: a
  *   byte offset (ref 0), or an index among the slot's externref (1) or funcref (2) entries
  * @typedef {{ stride: number, base: number, externs: number, funcs: number,
- *   registers: Register[], places: Map<Register, Place> }} Layout  slot n at byte `base + n * stride`
+ *   registers: Register[], places: Map<Register, Place>, waitWord: number }} Layout  slot n at byte
+ *   `base + n * stride`; its wait word at `waitWord` within the slot
  */
 
 /**
@@ -36,7 +37,8 @@ const WIDE = new Set(['i64', 'f64']);
  * layout's registers are the handlers first, so that a binding vector is one
  * contiguous prefix of a slot, then the others, each in the order given. In a
  * slot, 64-bit registers come first, each at an 8-aligned offset, then the
- * 32-bit ones in 4 bytes each; a slot is a multiple of 8 bytes (at least 8).
+ * 32-bit ones in 4 bytes each, then the slot's wait word (4 bytes); a slot is
+ * a multiple of 8 bytes (at least 8).
  * @param {Register[]} given @param {number} base
  * @returns {Layout}
  */
@@ -52,13 +54,17 @@ export function slotLayout(given, base) {
   let bytes = 0;
   for (const r of registers) if (WIDE.has(r.type)) { places.set(r, { ref: 0, at: bytes }); bytes += 8; }
   for (const r of registers) if (NUMERIC.has(r.type) && !WIDE.has(r.type)) { places.set(r, { ref: 0, at: bytes }); bytes += 4; }
+  // The slot's wait word: whether its task may take the permit in Wasm when
+  // its wait ends (gates.mjs); no register's.
+  const waitWord = bytes;
+  bytes += 4;
   let externs = 0;
   let funcs = 0;
   for (const r of registers) {
     if (r.type === 'externref') places.set(r, { ref: 1, at: externs++ });
     else if (r.type === 'funcref') places.set(r, { ref: 2, at: funcs++ });
   }
-  return { stride: Math.max(8, Math.ceil(bytes / 8) * 8), base, externs, funcs, registers, places };
+  return { stride: Math.max(8, Math.ceil(bytes / 8) * 8), base, externs, funcs, registers, places, waitWord };
 }
 
 /**
