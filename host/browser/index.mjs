@@ -11,7 +11,7 @@ import { Bridge, SuspendingImport } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
 import {
-  bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
+  bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
@@ -285,7 +285,7 @@ export class Runtime {
    */
   static async load(source, options = {}) {
     if (!hasJspi) {
-      throw new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' });
+      throw endsProcessQuietly(new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' }));
     }
     checkOptionKeys('Runtime.load()', options, RUNTIME_OPTIONS, 'ERR_OPTION');
     checkOptionTypes(options);
