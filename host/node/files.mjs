@@ -86,7 +86,7 @@ export class GrantedFiles {
    */
   constructor(dirs = [], options = {}) {
     const cwd = options.cwd ?? process.cwd();
-    /** @type {Grant[]} */
+    /** @type {Grant[]} @internal */
     this.grants = [];
     if (!Array.isArray(dirs)) {
       // A string would be granted letter by letter.
@@ -135,6 +135,7 @@ export class GrantedFiles {
    * Throws a ServiceError (invalid or denied) for a path the program may not use.
    * @param {string} guestPath
    * @returns {{ grant: Grant, rest: string[] }}
+   * @internal
    */
   locate(guestPath) {
     if (guestPath === '' || guestPath.includes('\0')) {
@@ -165,6 +166,7 @@ export class GrantedFiles {
    * symbolic link resolved and kept inside the grant's real directory.
    * @param {Grant} grant @param {string[]} rest
    * @returns {Promise<{ file: string, stat: fs.Stats | null }>}  the real path; stat null if it does not exist
+   * @internal
    */
   async resolveInside(grant, rest) {
     const root = grant.host;
@@ -219,6 +221,7 @@ export class GrantedFiles {
   /**
    * Checks, where the system shows it, that an open descriptor is inside the grant.
    * @param {Grant} grant @param {import('node:fs/promises').FileHandle} handle
+   * @internal
    */
   async confirm(grant, handle) {
     if (!procFd) return;

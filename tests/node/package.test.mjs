@@ -337,9 +337,93 @@ void rt.loadModule(new Uint8Array(8), { name: 'lib' });
     },
     files: ['consumer.mts'],
   }, null, 2));
-  const r = run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
-  assert.equal(r.status, 0, r.all);
-  assert.equal(r.all, '');
+  for (const compiler of TYPESCRIPTS) {
+    const r = run(process.execPath, [compiler.tsc, '-p', 'tsconfig.json']);
+    assert.equal(r.status, 0, `${compiler.name}: ${r.all}`);
+    assert.equal(r.all, '', compiler.name);
+  }
+});
+
+/** Both TypeScripts the declarations are tested with: 7 (`typescript`) and 5 (`typescript5`). */
+const TYPESCRIPTS = [
+  { name: 'TypeScript 7', tsc: path.join(root, 'node_modules/typescript/bin/tsc') },
+  { name: 'TypeScript 5', tsc: path.join(root, 'node_modules/typescript5/bin/tsc') },
+];
+
+/** A tsconfig for a project in the app that compiles `files`. @param {string} dir @param {string[]} files @param {Record<string, unknown>} options */
+function tsconfig(dir, files, options) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'es2023', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023'],
+      typeRoots: [path.join(root, 'node_modules/@types')], strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false,
+      ...options,
+    },
+    files,
+  }, null, 2));
+}
+
+test('package: a_library_built_on_it_emits_declarations_that_name_only_the_entry_points', () => {
+  // Values whose types the library never writes out: the compiler must name
+  // every one of them in the library's declarations.
+  const lib = path.join(app, 'lib');
+  fs.mkdirSync(lib, { recursive: true });
+  fs.writeFileSync(path.join(lib, 'index.mts'), `
+import { MemoryStorage, Runtime, registerQueued, suspend, timer } from 'snail-core';
+import { GrantedFiles, LineReader, nodeHost, registerSignal } from 'snail-core/node';
+import { adapterContract } from 'snail-core/adapter-contract';
+
+export const rt = await Runtime.load('app.wasm', { maxEntered: 2 });
+export const task = rt.dispatch('main');
+export const stats = rt.stats();
+export const limits = rt.limits;
+export const report = await rt.close({ timeout: 10 });
+export const stuck = report.stuck[0];
+export const state = task.state;
+export const wait = suspend((signal: AbortSignal, ms: number) => timer(signal, ms, ms), (value, context) => { void [value, context.task.id]; });
+export const storage = new MemoryStorage();
+export const events = rt.events;
+export const queue = registerQueued(rt.events, 'tick', new EventTarget(), 'tick', { filter: (e) => e.type === 'tick' }).queue;
+export const host = nodeHost({ dirs: ['.'], allowNet: ['example.com'] });
+export const files = new GrantedFiles(['.']);
+export const reader = new LineReader(process.stdin);
+export const unregister = registerSignal(rt, 'SIGUSR2');
+export const cases = adapterContract({ name: 'timer', start: (signal) => timer(signal, 1), armed: () => 0 });
+export function load(name: string) { return Runtime.load(name, { trace: (event) => { void event.type; } }); }
+export const modules = rt.modules;
+export const globals = rt.handlerGlobals;
+`);
+  for (const compiler of TYPESCRIPTS) {
+    const outDir = path.join(lib, `out-${compiler.name.replace(' ', '')}`);
+    tsconfig(lib, ['index.mts'], { types: ['node'], declaration: true, emitDeclarationOnly: true, outDir });
+    const r = run(process.execPath, [compiler.tsc, '-p', 'tsconfig.json'], { cwd: lib });
+    assert.equal(r.status, 0, `${compiler.name}: ${r.all}`);
+    const emitted = fs.readFileSync(path.join(outDir, 'index.d.mts'), 'utf8');
+    const specifiers = new Set([...emitted.matchAll(/(?:import\(|from )"([^"]+)"/g)].map((m) => m[1]));
+    assert.deepEqual([...specifiers].filter((m) => !/^snail-core(\/node|\/adapter-contract)?$/.test(m)), [], `${compiler.name} named only entry points:\n${emitted}`);
+    assert.ok(specifiers.has('snail-core'), `${compiler.name}: ${emitted}`);
+    assert.doesNotMatch(emitted, /\bany\b/, `${compiler.name}: no type became any`);
+  }
+});
+
+test('package: snail_core_node_needs_types_node_with_typescript_7_as_the_api_reference_says', () => {
+  assert.match(fs.readFileSync(path.join(root, 'docs/api.md'), 'utf8'), /`snail-core\/node` needs Node's types: `npm install -D @types\/node` and, with\s+TypeScript 7[\s\S]{0,120}`"types": \["node"\]`/);
+  const dir = path.join(app, 'node-types');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'main.mts'), "import { LineReader } from 'snail-core/node';\nexport const reader: LineReader = new LineReader(() => process.stdin);\n");
+  const [ts7] = TYPESCRIPTS;
+  tsconfig(dir, ['main.mts'], { noEmit: true });
+  const without = run(process.execPath, [ts7.tsc, '-p', 'tsconfig.json'], { cwd: dir });
+  assert.notEqual(without.status, 0, 'without "types": ["node"] Node\'s types are missing');
+  assert.match(without.all, /process|NodeJS|node:events/);
+  tsconfig(dir, ['main.mts'], { noEmit: true, types: ['node'] });
+  const withTypes = run(process.execPath, [ts7.tsc, '-p', 'tsconfig.json'], { cwd: dir });
+  assert.equal(withTypes.status, 0, withTypes.all);
+  // The package root alone needs no Node types.
+  fs.writeFileSync(path.join(dir, 'main.mts'), "import { Runtime } from 'snail-core';\nexport const load = (bytes: Uint8Array): Promise<Runtime> => Runtime.load(bytes);\n");
+  tsconfig(dir, ['main.mts'], { noEmit: true, types: [] });
+  const neutral = run(process.execPath, [ts7.tsc, '-p', 'tsconfig.json'], { cwd: dir });
+  assert.equal(neutral.status, 0, neutral.all);
 });
 
 test('package: the_guides_cmake_build_from_node_modules_makes_a_program_that_npx_runs', () => {
