@@ -277,7 +277,9 @@ test('live task view: looks as recorded, axes, ticks and legend included', async
     }
     return { size: `${x.width}x${x.height}`, differing: differing / (x.width * x.height) };
   }, { a: shot.toString('base64'), b: baseline.toString('base64') });
-  // Anti-aliasing may differ at a few edges; a changed label or line does not fit in 0.2 %.
-  assert.ok(diff.differing <= 0.002, `the view differs from ${path.relative(root, BASELINE)} in ${(diff.differing * 100).toFixed(2)} % of its pixels (${diff.size}); test-results/taskview-fixed.png is how it looks now`);
+  // Anti-aliasing and the scheduler's count of yields may differ in a few
+  // pixels between runs (0.004 % measured); one colour changed on the page
+  // changes 0.12 %, a label or a line more.
+  assert.ok(diff.differing <= 0.0005, `the view differs from ${path.relative(root, BASELINE)} in ${(diff.differing * 100).toFixed(2)} % of its pixels (${diff.size}); test-results/taskview-fixed.png is how it looks now`);
   assert.equal(log.hasErrors(), false, log.format());
 });
