@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 
-import { Runtime, suspend } from '../host/browser/index.mjs';
+import { Runtime, suspend } from '../host/node/root.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const program = (/** @type {string} */ name) => path.join(root, 'build/programs/bench', `${name}.wasm`);

@@ -14,6 +14,9 @@ import path from 'node:path';
 import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
+// The suite imports the environment-neutral entry, as it runs in Chromium
+// too; under Node it gets the Node platform, as 'snail-core' gives it.
+import '../host/node/root.mjs';
 import { benchArgs } from './args.mjs';
 import { runSuite } from './suite.mjs';
 import { formatTable, machine } from './table.mjs';

@@ -5,6 +5,7 @@
 // checks that its subject really ran (counters above zero). Nothing here
 // decides pass or fail on a time.
 import { Runtime, suspend } from '../host/browser/index.mjs';
+import { internals } from '../host/browser/debug.mjs';
 
 /**
  * What a host gives the suite.
@@ -24,7 +25,8 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
  *   a memory measurement in a fresh process (bench/memory.mjs)
  * @property {boolean} quick  fewer rounds and smaller sizes
  * @property {number[]} [fanoutBatches]  the fan-out batch sizes (default 64, 256 and 1,024)
- * @property {string[]} [only]  run only the groups named (control, switch, anatomy, start,
+ * @property {number[]} [interleavedTasks]  the task counts of the interleaved-waits rows (default 1, 8, 64 and 512)
+ * @property {string[]} [only]  run only the groups named (control, switch, interleaved, anatomy, start,
  *   fanout, asyncify, memory, scale, fairness, collection, cancellation); all by default
  * @property {string[]} [skip]  leave out the groups named
  * @property {(line: string) => void} log  progress output
@@ -106,6 +108,56 @@ function control(n) {
 }
 
 /**
+ * A host operation whose promises settle in an order nobody chose: every call
+ * returns a pending promise; once every waiter that is still running waits
+ * (`active` of them), all pending promises are settled together, in an order
+ * shuffled by a fixed-seed generator, from one microtask or one macrotask.
+ * @param {'microtask' | 'macrotask'} batch
+ */
+export function shuffledSettler(batch) {
+  /** @type {((v: number) => void)[]} */
+  let pending = [];
+  let active = 0;
+  let scheduled = false;
+  let seed = 0x2545f491;
+  let settled = 0;
+  const random = () => {
+    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const flush = () => {
+    scheduled = false;
+    const now = pending;
+    pending = [];
+    for (let i = now.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const t = now[i]; now[i] = now[j]; now[j] = t;
+    }
+    settled += now.length;
+    for (const resolve of now) resolve(1);
+  };
+  const due = () => {
+    if (scheduled || pending.length === 0 || pending.length < active) return;
+    scheduled = true;
+    if (batch === 'microtask') queueMicrotask(flush);
+    else macrotask(flush);
+  };
+  return {
+    /** A pending promise that settles with the next batch. @returns {Promise<number>} */
+    op: () => {
+      const p = new Promise((resolve) => { pending.push(resolve); });
+      due();
+      return p;
+    },
+    /** A round of `n` waiters begins. @param {number} n */
+    begin: (n) => { active = n; },
+    /** A waiter finished: the others may all be waiting already. */
+    finished: () => { active--; due(); },
+    get settled() { return settled; },
+  };
+}
+
+/**
  * Runs the suite.
  * @param {BenchHost} host
  * @returns {Promise<{ env: string, results: Result[] }>}
@@ -143,6 +195,58 @@ export async function runSuite(host) {
     ...options,
   });
 
+  /**
+   * `n` tasks, each waiting `k` times on an operation whose promises the
+   * shuffled settler settles in batches, against `n` concurrent raw
+   * promising calls of the same module doing the same waits, and `n` plain
+   * async functions awaiting the same operation (context, in the note).
+   * @param {number} n @param {'microtask' | 'macrotask'} batch
+   * @returns {Promise<Result>}
+   */
+  const interleavedWaits = async (n, batch) => {
+    // Enough waits per task that its start does not count.
+    const k = Math.max(100, Math.ceil((host.quick ? 20000 : 200000) / n));
+    const settler = shuffledSettler(batch);
+    const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(settler.op) } });
+    const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
+    const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
+    let wrong = 0;
+    /** @param {() => Promise<unknown>} start */
+    const round = async (start) => {
+      settler.begin(n);
+      const t0 = now();
+      const all = [];
+      for (let i = 0; i < n; i++) {
+        all.push(start().then((v) => {
+          if (v !== k) wrong++;
+          settler.finished();
+        }));
+      }
+      await Promise.all(all);
+      return now() - t0;
+    };
+    const s = await interleaved({
+      raw: () => round(() => rawLoop(k)),
+      task: () => round(() => rt.dispatch('op_loop', k).result),
+      js: () => round(async () => {
+        let sum = 0;
+        for (let i = 0; i < k; i++) sum += await settler.op();
+        return sum;
+      }),
+    }, n * k, rounds);
+    const st = rt.stats();
+    ran(st.returned >= n && settler.settled > 0 && wrong === 0, `interleaved waits of ${n} tasks`);
+    await rt.close();
+    return {
+      name: `interleaved waits: ${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`,
+      unit: 'suspension',
+      subject: `${n} task${n === 1 ? '' : 's'} each waiting ${k} times on an operation settled in shuffled order, all pending ones in one ${batch}`,
+      value: s.task, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.3x raw JSPI',
+      note: `plain JavaScript async functions doing the same waits: ${s.js.median.toFixed(0)} ns`,
+      counters: { tasks: st.returned, steps: st.steps, lends: st.lends, reclaims: st.reclaims, yields: st.yields },
+    };
+  };
+
   // --- control
   if (want('control')) {
     const s = await interleaved({ control: async (n) => control(n) }, 20000, rounds);
@@ -154,7 +258,7 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await load();
-    const sched = /** @type {any} */ (rt).bridge.scheduler;
+    const inside = internals(rt);
     const n = host.quick ? 20000 : 300000;
     const s = await interleaved({
       raw: async (k) => { const t0 = now(); await rawLoop(k); return now() - t0; },
@@ -164,9 +268,7 @@ export async function runSuite(host) {
       // runtime would make the shared code see two of everything): what the
       // event-loop turns it yields for fairness add to a switch.
       unbounded: async (k) => {
-        const budget = { maxSteps: sched.maxSteps, maxTimeMs: sched.maxTimeMs };
-        sched.maxSteps = 1e9;
-        sched.maxTimeMs = 1e9;
+        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
         try {
           const yields = rt.stats().yields;
           const t0 = now();
@@ -175,7 +277,7 @@ export async function runSuite(host) {
           if (rt.stats().yields !== yields) throw new Error('a turn ended with the budget lifted');
           return t;
         } finally {
-          Object.assign(sched, budget);
+          inside.setTurnBudget(budget);
         }
       },
       js: async (k) => {
@@ -193,6 +295,15 @@ export async function runSuite(host) {
     add({ name: 'switch: with no turn budget (context)', unit: 'switch', subject: 'the suspend -> resume row with maxSteps and maxTimeMs lifted', value: s.unbounded, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note: 'the switch less the event-loop turns the scheduler yields for fairness, which raw JSPI never does' });
     add({ name: 'switch: plain JavaScript await (context)', unit: 'await', subject: 'await of a resolved promise', value: s.js, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw });
     await rt.close();
+  }
+
+  // --- 1c. interleaved waits: many tasks whose operations settle out of order
+  if (want('interleaved')) {
+    for (const n of host.interleavedTasks ?? (host.quick ? [1, 64] : [1, 8, 64, 512])) {
+      for (const batch of /** @type {const} */ (['microtask', 'macrotask'])) {
+        add(await interleavedWaits(n, batch));
+      }
+    }
   }
 
   // --- 1b. what a switch is made of: engine primitives measured in the same run

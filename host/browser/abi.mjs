@@ -1,7 +1,6 @@
 // The program ABI (docs/abi.md) as data, and the check that a module follows it.
 import { AbiError } from './errors.mjs';
-import { ALLOCATING_IMPORTS, SERVICE_IMPORTS } from './services.mjs';
-import { formatFuncType, readModuleInfo } from './wasm-binary.mjs';
+import { formatFuncType, readModuleInfo } from './wasm/binary.mjs';
 
 export const ABI_VERSION = '1';
 export const ENTRY_PREFIX = 'snail.entry.';
@@ -9,6 +8,25 @@ export const HANDLER_PREFIX = 'snail.handler.';
 export const DISPOSER_PREFIX = 'snail.dispose.';
 export const HANDLER_TYPES = Object.freeze(['i32', 'i64', 'f32', 'f64', 'externref', 'funcref']);
 export const ENTRY_TYPE = Object.freeze({ params: ['i32'], results: ['i32'] });
+
+/** The service imports of module "snail", with their types (all suspend; services.mjs implements them). */
+export const SERVICE_IMPORTS = Object.freeze({
+  event_wait: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_get: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_put: { params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_delete: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  storage_list: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  fetch: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  frame_wait: { params: [], results: ['i32'], suspends: true },
+  idle_wait: { params: ['f64'], results: ['i32'], suspends: true },
+  file_read: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  file_write: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+  stdin_line: { params: ['i32'], results: ['i32'], suspends: true },
+  module_load: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
+});
+
+/** Imports that deliver a value through an out cell, and so need `snail.alloc`. */
+export const ALLOCATING_IMPORTS = Object.freeze(['event_wait', 'storage_get', 'storage_list', 'fetch', 'file_read', 'stdin_line', 'module_load']);
 
 /**
  * The imports of module "snail": their types and whether they suspend.
@@ -53,7 +71,7 @@ export const STACK = Object.freeze({
 });
 
 /**
- * @typedef {import('./wasm-binary.mjs').FuncType} FuncType
+ * @typedef {import('./wasm/binary.mjs').FuncType} FuncType
  * @typedef {{ module: string, name: string, kind: string, type?: FuncType }} ImportDesc
  * @typedef {{ name: string, kind: string, type?: FuncType, global?: { type: string, mutable: boolean }, table?: { element: string } }} ExportDesc
  *

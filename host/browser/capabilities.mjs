@@ -1,5 +1,7 @@
 // Capability detection, in one place. Everything environment-specific that the
-// environment-neutral runtime needs is decided here and exported as plain values.
+// environment-neutral runtime detects by itself is decided here and exported as
+// plain values; what it cannot do by itself (files, the process) a host entry
+// gives it through platform.mjs.
 
 const g = /** @type {any} */ (globalThis);
 
@@ -86,58 +88,3 @@ export function bestMacrotask() {
 
 /** A monotonic clock in milliseconds. @type {() => number} */
 export const now = typeof g.performance?.now === 'function' ? () => g.performance.now() : () => Date.now();
-
-/**
- * How many tasks may have entered Wasm and not finished at once.
- *
- * V8 aborts the process ("StackMemory::StackSegment Allocation failed") somewhere
- * between 30,000 and 40,000 suspended JSPI stacks on Linux with the default
- * vm.max_map_count of 65,530, because every stack takes memory mappings. The hard
- * bound keeps a quarter of the map count for stacks; the soft bound (new starts)
- * stays lower so that joined children can still enter above it.
- * @returns {{ soft: number, hard: number, source: string }}
- */
-export function stackLimits() {
-  let maps = 65530;
-  let source = 'default vm.max_map_count (65530)';
-  if (isNode && typeof g.process.getBuiltinModule === 'function' && g.process.platform === 'linux') {
-    try {
-      const fs = g.process.getBuiltinModule('node:fs');
-      const value = Number(fs.readFileSync('/proc/sys/vm/max_map_count', 'utf8').trim());
-      if (Number.isFinite(value) && value > 0) {
-        maps = value;
-        source = `vm.max_map_count (${value})`;
-      }
-    } catch {
-      // Not readable: keep the kernel default.
-    }
-  }
-  const hard = Math.max(64, Math.floor(maps / 4));
-  return { soft: Math.min(10000, hard), hard, source };
-}
-
-/**
- * A token that keeps a Node process alive while tasks are live: unresolved
- * promises alone do not. Elsewhere nothing needs holding.
- * @returns {{ hold: () => void, release: () => void, dispose: () => void }}
- */
-export function processKeepAlive() {
-  if (!isNode) return { hold() {}, release() {}, dispose() {} };
-  // One timer for the runtime's life, referenced only while tasks are live:
-  // toggling a reference is much cheaper than making a timer per interval.
-  /** @type {any} */
-  let timer = null;
-  return {
-    hold() {
-      if (timer === null) timer = g.setInterval(() => {}, 2 ** 30);
-      else timer.ref();
-    },
-    release() {
-      if (timer !== null) timer.unref();
-    },
-    dispose() {
-      if (timer !== null) g.clearInterval(timer);
-      timer = null;
-    },
-  };
-}

@@ -14,11 +14,10 @@ import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport as SuspendingImportClass } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
-import {
-  bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
-} from './capabilities.mjs';
+import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
-import { loadModule } from './program.mjs';
+import { platform } from './platform.mjs';
+import { DEFAULT_MAX_MODULE_BYTES, loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
@@ -85,7 +84,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace',
+  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'trace',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
@@ -112,7 +111,7 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** A value as a refusal names it ("an array", "\"yes\"", "number 5"). @param {unknown} value */
 function describeValue(value) {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
+  return value === null || value === undefined ? String(value) : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value)
     : typeof value === 'object' ? 'an object' : typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
 }
 
@@ -202,10 +201,35 @@ function checkOptionTypes(options) {
       }
     }
   }
-  const { maxEntered, hardMaxEntered } = options;
-  if (typeof maxEntered === 'number' && typeof hardMaxEntered === 'number' && maxEntered > hardMaxEntered) {
+  for (const key of ['maxEntered', 'hardMaxEntered', 'maxModuleBytes']) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && /** @type {number} */ (value) > 0)) {
+      throw new SnailError(`option ${key} must be a positive integer, got ${describeValue(value)}`, { code: 'ERR_OPTION' });
+    }
+  }
+  const { maxEntered, hardMaxEntered } = /** @type {{ maxEntered?: number, hardMaxEntered?: number }} */ (options);
+  if (maxEntered !== undefined && hardMaxEntered !== undefined && maxEntered > hardMaxEntered) {
     throw new SnailError(`option maxEntered (${maxEntered}) is above hardMaxEntered (${hardMaxEntered}); the soft bound must not exceed the hard one`, { code: 'ERR_OPTION' });
   }
+}
+
+/**
+ * The bounds on entered tasks a runtime applies: the options, else the
+ * platform's defaults. An explicit bound above what the platform survives is
+ * refused: beyond it V8 aborts the whole process, which no error can report.
+ * @param {{ maxEntered?: number, hardMaxEntered?: number }} options  checked by checkOptionTypes
+ */
+function enteredBounds(options) {
+  const limits = platform().stackLimits();
+  for (const key of /** @type {const} */ (['maxEntered', 'hardMaxEntered'])) {
+    const value = options[key];
+    if (value !== undefined && limits.ceiling !== null && value > limits.ceiling) {
+      throw new SnailError(`option ${key} (${value}) is above ${limits.ceiling}, the most this platform allows${limits.advice ? `: ${limits.advice}` : ''}`, { code: 'ERR_OPTION' });
+    }
+  }
+  const maxEntered = options.maxEntered ?? limits.soft;
+  // A soft bound above the default hard bound raises the hard bound to it.
+  return { maxEntered, hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, maxEntered) };
 }
 
 /**
@@ -251,8 +275,11 @@ function checkOptionTypes(options) {
  *   turn's steps so far: reading the clock costs more than a step, and a turn may run
  *   past maxTimeMs by the steps between readings
  * @property {number} [maxEntered]  tasks that may have entered Wasm at once before new
- *   starts wait (default: derived from the platform, at most 10,000)
+ *   starts wait (default: derived from the platform, at most 10,000); refused above
+ *   what the platform survives (under Linux a third of vm.max_map_count)
  * @property {number} [hardMaxEntered]  absolute bound, joined children included
+ * @property {number} [maxModuleBytes]  the largest module file read from a path, the
+ *   program's and those loaded later (default 1 GiB, V8's limit for a module)
  * @property {(callback: () => void) => void} [macrotask]  how to yield one event-loop turn
  * @property {() => number} [now]  monotonic clock in milliseconds
  * @property {boolean} [checkInvariants]  check the scheduler's invariants after every step
@@ -318,7 +345,9 @@ export class Runtime {
       }
     }
 
-    const loaded = await loadModule(source, { name: options.name });
+    const bounds = enteredBounds(options);
+    const maxModuleBytes = options.maxModuleBytes ?? DEFAULT_MAX_MODULE_BYTES;
+    const loaded = await loadModule(source, { name: options.name, maxBytes: maxModuleBytes });
     const emscripten = await adoptEmscripten(loaded, options);
     const shape = describeProgram(loaded.module, loaded.bytes, {
       name: loaded.name,
@@ -326,7 +355,6 @@ export class Runtime {
       suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImportClass,
     });
 
-    const limits = stackLimits();
     const macrotask = options.macrotask ?? bestMacrotask().schedule;
     const bridge = new Bridge({
       programName: loaded.name,
@@ -337,11 +365,11 @@ export class Runtime {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,
         timeCheckEvery: options.timeCheckEvery,
-        maxEntered: options.maxEntered ?? limits.soft,
-        hardMaxEntered: options.hardMaxEntered ?? Math.max(limits.hard, options.maxEntered ?? 0),
+        maxEntered: bounds.maxEntered,
+        hardMaxEntered: bounds.hardMaxEntered,
         macrotask,
         now: options.now ?? clockNow,
-        keepAlive: processKeepAlive(),
+        keepAlive: platform().keepAlive(),
         checkInvariants: options.checkInvariants,
       },
     });
@@ -421,6 +449,7 @@ export class Runtime {
       bridge,
       program: instance,
       resolve: moduleResolver(options.modules, source),
+      maxBytes: maxModuleBytes,
       userImports: prepared,
       wasi,
     });
@@ -513,7 +542,7 @@ export class Runtime {
    * @returns {Task}
    */
   dispatch(entry = 'main', arg = 0) {
-    if (this.bridge.scheduler.broken !== null) throw this.bridge.scheduler.broken;
+    if (this.bridge.broken !== null) throw this.bridge.broken;
     if (this.closed) {
       throw new SnailError(`cannot dispatch "${entry}": the runtime of ${this.name} is closed`, { code: 'ERR_CLOSED' });
     }
@@ -532,7 +561,7 @@ export class Runtime {
    * @returns {Promise<void>}
    */
   drain() {
-    return this.bridge.scheduler.drain();
+    return this.bridge.drain();
   }
 
   /**
@@ -540,6 +569,11 @@ export class Runtime {
    * a queued task is discarded at once and never enters Wasm; a suspended task
    * resumes with the cancellation and unwinds before it leaves the live set; an
    * executing task sees it at its next wait or check.
+   *
+   * The argument is a Task of this runtime or a task id, a positive integer
+   * (`task.id`); an id no live task has gives false. Anything else (another
+   * runtime's task, a string, 0, a negative or fractional number, NaN) is
+   * refused with ERR_ARG.
    * @param {Task | number} taskOrId
    * @returns {boolean} true if the task was live
    */
@@ -551,14 +585,15 @@ export class Runtime {
         throw new SnailError(`${taskOrId} belongs to another runtime`, { code: 'ERR_ARG' });
       }
       task = taskOrId;
-    } else if (typeof taskOrId === 'number') {
+    } else if (Number.isSafeInteger(taskOrId) && /** @type {number} */ (taskOrId) > 0) {
       // Ids of live tasks are rare lookups: no index is kept for them.
-      for (const t of this.bridge.scheduler.live) {
+      for (const t of this.bridge.liveTasks()) {
         if (t.id === taskOrId) task = t;
       }
       if (!task) return false;
     } else {
-      throw new SnailError(`cancel() takes a task or a task id, got ${typeof taskOrId}`, { code: 'ERR_ARG' });
+      throw new SnailError(`cancel() takes a Task or a task id, a positive integer (task.id), got ${describeValue(taskOrId)}`
+        + (typeof taskOrId === 'string' && /^\d+$/.test(taskOrId) ? `; pass the number: cancel(${Number(taskOrId)})` : ''), { code: 'ERR_ARG' });
     }
     return this.bridge.cancel(task);
   }
@@ -583,7 +618,7 @@ export class Runtime {
       throw new SnailError(`close(): timeout must be a number of milliseconds >= 0, got ${String(timeout)}`, { code: 'ERR_ARG' });
     }
     this.closed = true;
-    this.bridge.closing = true;
+    this.bridge.beginClose();
     const cancelled = [];
     for (const task of this.tasks()) {
       if (!task._cancelRequested) cancelled.push(task.id);
@@ -593,10 +628,7 @@ export class Runtime {
       await this.drain();
       // Nothing can wait on an event source any more: queues stop listening.
       this.events.clear();
-      this.bridge.releaseKeptStacks();
-      this.bridge.releaseIdleCarriers();
-      await this.bridge.carriersSettled();
-      while (this.bridge.cleanups.size) await Promise.allSettled([...this.bridge.cleanups]);
+      await this.bridge.settleAfterDrain();
     })();
     let timedOut = false;
     if (timeout === undefined) {
@@ -610,16 +642,12 @@ export class Runtime {
     }
     const stuck = this.tasks().map((t) => ({ id: t.id, entry: t.entry, state: t.state, waitingOn: t.waitingOn }));
     let handlesReleased = 0;
-    if (!timedOut) {
-      handlesReleased = this.bridge.handles.size;
-      this.bridge.handles.clear();
-      this.bridge.scheduler.keepAlive.dispose?.();
-    }
+    if (!timedOut) handlesReleased = this.bridge.finishClose();
     return {
       cancelled,
       stuck,
-      pendingCleanups: this.bridge.cleanups.size,
-      disposerErrors: [...this.bridge.disposerErrors],
+      pendingCleanups: this.bridge.pendingCleanups,
+      disposerErrors: this.bridge.disposerErrors,
       handlesReleased,
       timedOut,
     };
@@ -627,7 +655,7 @@ export class Runtime {
 
   /** The live tasks, oldest first (the live set keeps dispatch order). @returns {Task[]} */
   tasks() {
-    return this.bridge.scheduler.live.toArray();
+    return this.bridge.liveTasks();
   }
 
   /**
@@ -640,7 +668,7 @@ export class Runtime {
 
   /** Checks the scheduler's invariants; throws an InternalError if one is broken. */
   assertInvariants() {
-    this.bridge.scheduler.assertInvariants();
+    this.bridge.assertInvariants();
   }
 
   /**
@@ -648,8 +676,7 @@ export class Runtime {
    * hardMaxEntered, and each turn's budget, maxSteps and maxTimeMs.
    */
   get limits() {
-    const s = this.bridge.scheduler;
-    return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
+    return this.bridge.limits;
   }
 }
 

@@ -12,6 +12,7 @@ import { describeProgram, ENTRY_PREFIX, HANDLER_PREFIX, HANDLER_TYPES } from './
 import { isWaitOutsideTask, SnailError } from './errors.mjs';
 import { loadModule } from './program.mjs';
 import { Status } from './status.mjs';
+import { Reader, WasmFormatError } from './wasm/binary.mjs';
 
 /**
  * @typedef {object} LoadedModuleRecord
@@ -45,42 +46,27 @@ const why = (e) => (e instanceof Error ? e.message : String(e));
  * Reads a module's `dylink.0` section: memory and table needs, needed modules.
  * @param {WebAssembly.Module} module
  * @returns {{ memSize: number, memAlign: number, tableSize: number, tableAlign: number, needed: string[] } | null}
+ * @throws {WasmFormatError} when the section ends inside an entry
  */
 export function readDylink(module) {
   const sections = WebAssembly.Module.customSections(module, 'dylink.0');
   if (sections.length === 0) return null;
-  const b = new Uint8Array(sections[0]);
-  let pos = 0;
-  const u32 = () => {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = b[pos++];
-      result |= (byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return result >>> 0;
-      shift += 7;
-    }
-  };
-  const str = () => {
-    const n = u32();
-    const s = new TextDecoder().decode(b.subarray(pos, pos + n));
-    pos += n;
-    return s;
-  };
+  const r = new Reader(new Uint8Array(sections[0]), 'the section');
   const info = { memSize: 0, memAlign: 0, tableSize: 0, tableAlign: 0, needed: /** @type {string[]} */ ([]) };
-  while (pos < b.length) {
-    const kind = b[pos++];
-    const size = u32();
-    const end = pos + size;
+  while (!r.done()) {
+    const kind = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (end > r.bytes.length) throw new WasmFormatError('a subsection extends past the end of the section');
     if (kind === 1) {
-      info.memSize = u32();
-      info.memAlign = u32();
-      info.tableSize = u32();
-      info.tableAlign = u32();
+      info.memSize = r.u32();
+      info.memAlign = r.u32();
+      info.tableSize = r.u32();
+      info.tableAlign = r.u32();
     } else if (kind === 2) {
-      for (let n = u32(); n > 0; n--) info.needed.push(str());
+      for (let n = r.u32(); n > 0; n--) info.needed.push(r.name());
     }
-    pos = end;
+    r.pos = end;
   }
   return info;
 }
@@ -94,8 +80,10 @@ export class ModuleLoader {
    * @param {Record<string, Record<string, unknown>>} runtime.userImports  the embedder's imports
    * @param {{ imports: (names: string[]) => Record<string, Function> }} runtime.wasi  the program's WASI,
    *   which gives a module every WASI function (those it lacks return ENOSYS)
+   * @param {number} [runtime.maxBytes]  the largest module file read from a path
    */
-  constructor({ bridge, program, resolve, userImports, wasi }) {
+  constructor({ bridge, program, resolve, userImports, wasi, maxBytes }) {
+    this.maxBytes = maxBytes;
     this.bridge = bridge;
     this.program = program;
     this.resolve = resolve;
@@ -181,14 +169,19 @@ export class ModuleLoader {
   async loadNew(source, name) {
     let loaded;
     try {
-      loaded = await loadModule(/** @type {any} */ (source), { name });
+      loaded = await loadModule(/** @type {any} */ (source), { name, maxBytes: this.maxBytes });
     } catch (error) {
       if (error instanceof SnailError && error.code === 'ERR_LOAD') {
         throw new ModuleLoadError(`module ${name} could not be found: ${why(error)}`, { cause: error, status: Status.not_found });
       }
       throw new ModuleLoadError(`module ${name} does not compile: ${why(error)}`, { cause: error });
     }
-    const dylink = readDylink(loaded.module);
+    let dylink;
+    try {
+      dylink = readDylink(loaded.module);
+    } catch (error) {
+      throw new ModuleLoadError(`module ${name} has a bad dylink.0 section: ${why(error)}`, { cause: error });
+    }
     if (dylink && dylink.needed.length) {
       throw new ModuleLoadError(`module ${name} needs other modules (${dylink.needed.join(', ')}); load those first under these names, or link them into it`);
     }
@@ -205,7 +198,7 @@ export class ModuleLoader {
     }
     // The rest runs with no task holding the permit: registers hold their
     // defaults, the program's allocator and constructors run on its own stack.
-    const release = await this.bridge.scheduler.exclusive();
+    const release = await this.bridge.exclusive();
     const known = new Set(this.handlerGlobals.keys());
     try {
       return this.link(loaded, name, dylink, shape);

@@ -1,6 +1,8 @@
 // Loading a program's module from a path, URL, bytes, Response or Module.
-import { isNode } from './capabilities.mjs';
+// Paths are read by the platform (host/node/ installs Node's); where nothing
+// can read files, a path is refused with advice.
 import { SnailError } from './errors.mjs';
+import { platform } from './platform.mjs';
 
 /**
  * @typedef {string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module} ProgramSource
@@ -10,8 +12,15 @@ import { SnailError } from './errors.mjs';
 const g = /** @type {any} */ (globalThis);
 
 /**
+ * The largest module file read by default: V8's own limit for a module
+ * (1 GiB), so a larger file could not compile anyway.
+ */
+export const DEFAULT_MAX_MODULE_BYTES = 2 ** 30;
+
+/**
  * @param {ProgramSource} source
- * @param {{ name?: string }} [options]
+ * @param {{ name?: string, maxBytes?: number }} [options]  `maxBytes`: the largest
+ *   file read from a path (default DEFAULT_MAX_MODULE_BYTES; option maxModuleBytes)
  * @returns {Promise<LoadedModule>}
  */
 export async function loadModule(source, options = {}) {
@@ -31,7 +40,7 @@ export async function loadModule(source, options = {}) {
     const url = asUrl(source);
     if (url === null || url.protocol === 'file:') {
       const path = url ? decodeURIComponent(url.pathname) : /** @type {string} */ (source);
-      const bytes = await readFile(path);
+      const bytes = await readFile(path, options.maxBytes ?? DEFAULT_MAX_MODULE_BYTES);
       const name = options.name ?? path;
       return { module: await compile(bytes, name), bytes, name };
     }
@@ -49,14 +58,19 @@ export async function loadModule(source, options = {}) {
   throw new SnailError(`cannot load a program from ${describe(source)}; pass a path, URL, bytes, a Response or a WebAssembly.Module`, { code: 'ERR_LOAD' });
 }
 
-/** @param {string | URL} source @returns {URL | null} */
+/** A string that carries a URL scheme rather than being a path. */
+const URL_SCHEME = /^(https?|file|data|blob):/i;
+
+/**
+ * Where a string or URL source is: a URL, or null for a file path.
+ * @param {string | URL} source @returns {URL | null}
+ */
 function asUrl(source) {
   if (source instanceof URL) return source;
-  if (isNode) {
-    // Under Node a plain string is a file path unless it carries a URL scheme.
-    return /^(https?|file|data|blob):/i.test(source) ? new URL(source) : null;
-  }
+  // Where files can be read (Node), a plain string is a path unless it carries a URL scheme.
+  if (platform().readFile !== null) return URL_SCHEME.test(source) ? new URL(source) : null;
   const base = g.document?.baseURI ?? g.location?.href;
+  if (base === undefined && !URL_SCHEME.test(source)) return null;
   return new URL(source, base);
 }
 
@@ -77,18 +91,14 @@ async function fromResponse(response, name) {
   return { module: await compile(bytes, name), bytes, name };
 }
 
-/** @param {string} path */
-async function readFile(path) {
-  if (!isNode) throw new SnailError(`cannot read the file ${path} outside Node; pass a URL or bytes`, { code: 'ERR_LOAD' });
-  // process.getBuiltinModule (Node 22.3+), not import(): bundlers leave it alone.
-  const fs = g.process.getBuiltinModule('node:fs/promises');
-  try {
-    return new Uint8Array(await fs.readFile(path));
-  } catch (error) {
-    const code = /** @type {any} */ (error)?.code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : errorMessage(error);
-    throw new SnailError(`cannot read the program ${path}: ${why}`, { cause: error, code: 'ERR_LOAD' });
+/** @param {string} path @param {number} maxBytes */
+async function readFile(path, maxBytes) {
+  const read = platform().readFile;
+  if (read === null) {
+    throw new SnailError(`cannot read the file ${path}: this is the environment-neutral entry of snail-core, which reads no files; `
+      + "pass a URL or the bytes, or under Node, Deno or Bun import 'snail-core' (its node export) or 'snail-core/node'", { code: 'ERR_LOAD' });
   }
+  return read(path, { maxBytes, option: 'maxModuleBytes' });
 }
 
 /** @param {Uint8Array} bytes @param {string} name */

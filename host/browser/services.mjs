@@ -2,7 +2,8 @@
 // suspending imports of module "snail", with status results (docs/abi.md,
 // "Host services"). Each is an adapter on the same bridge path as every other
 // wait. A service the host does not have, or a permission the embedder did not
-// grant, is the status `denied`, never a crash.
+// grant, is the status `denied`, never a crash. Their types are part of the
+// ABI's tables (abi.mjs, SERVICE_IMPORTS).
 //
 // Strings and bytes cross the boundary as (pointer, length) pairs in the
 // program's memory. A value for the program is delivered through an *out cell*
@@ -12,25 +13,6 @@
 import { adapter, emitterEvent, eventOf } from './adapters.mjs';
 import { SnailError } from './errors.mjs';
 import { Status } from './status.mjs';
-
-/** The service imports of module "snail", with their types (all suspend). */
-export const SERVICE_IMPORTS = Object.freeze({
-  event_wait: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  storage_get: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  storage_put: { params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  storage_delete: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  storage_list: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  fetch: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  frame_wait: { params: [], results: ['i32'], suspends: true },
-  idle_wait: { params: ['f64'], results: ['i32'], suspends: true },
-  file_read: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  file_write: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-  stdin_line: { params: ['i32'], results: ['i32'], suspends: true },
-  module_load: { params: ['i32', 'i32', 'i32', 'i32'], results: ['i32'], suspends: true },
-});
-
-/** Imports that deliver a value through an out cell, and so need `snail.alloc`. */
-export const ALLOCATING_IMPORTS = Object.freeze(['event_wait', 'storage_get', 'storage_list', 'fetch', 'file_read', 'stdin_line', 'module_load']);
 
 /**
  * An operation failed in a way the program should see as a status.

@@ -11,6 +11,9 @@
 // through the environment's macrotask source, so timers and input are served. It
 // never spins: when nothing is ready it does nothing at all.
 import { CancelledError, InternalError, SnailError } from './errors.mjs';
+import { Execution } from './execution.mjs';
+
+/** @typedef {import('./execution.mjs').TaskOwner} TaskOwner */
 
 /** Task states. Live: queued, executing, suspended. Done: returned, failed, cancelled. */
 export const TaskState = Object.freeze({
@@ -55,11 +58,6 @@ function doneExecutor(resolve) {
 }
 
 /**
- * The runtime a task belongs to, as the task sees it.
- * @typedef {{ cancel: (task: Task) => boolean, lendParked: (task: Task) => boolean }} TaskOwner
- */
-
-/**
  * One task: one invocation of a program entry. The public surface is `id`,
  * `entry`, `state`, `waitingOn`, `result` and `done`; fields starting with `_`
  * belong to the scheduler and the bridge.
@@ -81,8 +79,8 @@ export class Task {
     // The enqueue order in the ready queue while live; once finished, what the
     // entry returned (with HAS_VALUE): a finished task needs no execution record.
     this._seq = 0;
-    // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HAS_DELIVERY,
-    // SETTLED, HANDLE, HAS_VALUE; `_s` and the flag properties read and write it.
+    // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HANDLE,
+    // HAS_VALUE; `_s` and the flag properties read and write it.
     this._flags = /** @type {number} */ (S.queued);
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
@@ -146,10 +144,6 @@ export class Task {
   /** Sticky: set once, never cleared. */
   get _cancelRequested() { return (this._flags & CANCEL) !== 0; }
   set _cancelRequested(v) { this._flags = v ? this._flags | CANCEL : this._flags & ~CANCEL; }
-  get _hasDelivery() { return (this._flags & HAS_DELIVERY) !== 0; }
-  set _hasDelivery(v) { this._flags = v ? this._flags | HAS_DELIVERY : this._flags & ~HAS_DELIVERY; }
-  get _settled() { return (this._flags & SETTLED) !== 0; }
-  set _settled(v) { this._flags = v ? this._flags | SETTLED : this._flags & ~SETTLED; }
   /** Handles Wasm holds on this task: 0 or 1 (the parent that dispatched it). */
   get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
   set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
@@ -240,47 +234,11 @@ const STATE_MASK = 7; // the low bits of _flags: the state (S)
 const READY = 8; // suspended with a resumption in the ready queue
 const BOOSTED = 16; // a start someone joins: may enter above the soft bound
 const CANCEL = 32; // cancellation was requested
-const HAS_DELIVERY = 64; // resume() produced the delivery before the continuation ran
-const SETTLED = 128; // a directly awaited operation's outcome was stored
-const HANDLE = 256; // the program holds a handle on this task
-const HAS_VALUE = 512; // finished, and _seq holds what its entry returned
+const HANDLE = 64; // the program holds a handle on this task
+const HAS_VALUE = 128; // finished, and _seq holds what its entry returned
 
 /** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
 export const CANCELLED_LATER = Symbol('cancelled');
-
-/** What a task needs once it entered Wasm (the bridge's fields), and how it ended. */
-export class Execution {
-  /** @param {TaskOwner | null} owner */
-  constructor(owner) {
-    /** The runtime the task belongs to. */
-    this.owner = owner;
-    /** @type {unknown} why the task failed, or its CancelledError */
-    this.error = undefined;
-    /** @type {((value: unknown) => void) | null} resolves the gate of a parked task */
-    this.gate = null;
-    /** @type {((error: unknown) => void) | null} rejects it */
-    this.gateReject = null;
-    /** @type {AbortController | null} created when a wait first needs the task's signal */
-    this.abort = null;
-    /** @type {AbortSignal | null} its signal */
-    this.signal = null;
-    /** @type {(() => void) | null} cancels the current wait itself (an ownCancel wait: sleep) */
-    this.cancelWait = null;
-    /** @type {any} the spec of the import the task waits in */
-    this.wait = null;
-    /** @type {any[] | null} that wait's prepared arguments */
-    this.waitArgs = null;
-    this.mode = 0; // under a suspension-module wrapper: what its `after` will receive
-    this.outcome = 0; // how its operation settled (1 ok, 2 failed), once ready
-    /** @type {unknown} the operation's value or error, owned by the suspension until delivered;
-     * then the delivery, if resume() produced it before the task's continuation ran */
-    this.result = undefined;
-    /** @type {((v: unknown) => any) | null} reactions to its operations, made once */
-    this.onOk = null;
-    /** @type {((e: unknown) => any) | null} */
-    this.onErr = null;
-  }
-}
 
 /**
  * A FIFO of tasks in a ring buffer, with lazy removal: entries that went stale
@@ -407,9 +365,19 @@ export class LiveSet {
 }
 
 /**
+ * What the scheduler asks of its engine (the JSPI bridge; a fake one in the
+ * scheduler's unit tests). Every callback is given at construction.
  * @typedef {object} SchedulerEngine
- * @property {(task: Task, fromTopLevel: boolean) => void} enter  start a task's Wasm
- * @property {(task: Task) => void} resume  install a task's registers and settle its gate
+ * @property {(task: Task, fromTopLevel: boolean) => void} enter  start a granted task's Wasm
+ * @property {(task: Task) => void} resume  a granted resumption: deliver to the task's Wasm
+ * @property {(task: Task) => boolean} lendParked  whether the task the permit is lent to
+ *   still waits (its Wasm did not take the permit back yet)
+ * @property {(task: Task) => void} reclaimed  the lent permit was taken back from this
+ *   task, which still waits: it becomes an ordinary suspended task on the engine's side
+ * @property {() => void} exclusiveEnded  the last exclusive section ended: grants may resume
+ *   (resumptions made ready meanwhile wait for a pump)
+ * @property {() => string | null} registersOffDefaults  for the invariant check: which
+ *   register does not hold its default now, or null
  *
  * @typedef {object} SchedulerOptions
  * @property {number} [maxSteps]  grants per event-loop turn (default 4096)
@@ -424,9 +392,15 @@ export class LiveSet {
  *   sooner when the steps so far were slow: about every sixteenth of maxTimeMs
  */
 
+/** Every callback a SchedulerEngine has. */
+const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults']));
+
 export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
   constructor(engine, options = {}) {
+    for (const callback of ENGINE_CALLBACKS) {
+      if (typeof engine?.[callback] !== 'function') throw new InternalError(`the scheduler's engine has no ${callback}()`);
+    }
     this.engine = engine;
     this.maxSteps = positiveInteger(options.maxSteps ?? 4096, 'maxSteps');
     this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 0.5, 'maxTimeMs');
@@ -455,36 +429,23 @@ export class Scheduler {
      */
     this.lent = null;
     /**
-     * A standing lend: the lent task, its permit lent as it began a wait of
-     * `leaseWait` while nothing else wanted the permit, may begin further
-     * waits of the same import lent without the checks of mayLend(), up to
-     * turn step `leaseEnd`. Anything that could make mayLend() false revokes
-     * it (revokeLease()): a transition of any task, a new task, a resumption
-     * made ready, a boost, a reclaim (an exclusive section, a cancellation), a
-     * step taken the general way, the turn's end; and on the engine's side
-     * anything that changes the task's wait record (a wait of another kind, a
-     * rejected lent wait) or forbids waits (a disposer). The waits taken under
-     * it count as steps and lends when it ends (stats() adds those of a lease
-     * in force).
+     * A standing lend: the lent task, its permit lent as it began a wait
+     * while nothing else wanted the permit, may begin further waits lent
+     * without the checks of mayLend(), one step each (leaseStep()), up to
+     * turn step `leaseEnd`. Which waits those are is the engine's business
+     * (it keeps the wait the lease is for). Anything that could make
+     * mayLend() false revokes it (revokeLease()): a transition of any task, a
+     * new task, a resumption made ready, a boost, a reclaim (an exclusive
+     * section, a cancellation), a step taken the general way, the turn's end;
+     * and on the engine's side anything that changes the task's wait record
+     * (a wait of another kind, a rejected lent wait) or forbids waits (a
+     * disposer). The waits taken under it count as steps and lends when it
+     * ends (stats() adds those of a lease in force).
      * @type {Task | null}
      */
     this.lease = null;
-    /** @type {unknown} the wait (an engine's spec) the lease is for */
-    this.leaseWait = null;
-    /** @type {unknown} what the engine keeps with the lease (the task's signal) */
-    this.leaseSignal = null;
     this.leaseEnd = 0;
     this.leaseFrom = 0; // turnSteps when granted
-    /** @type {(task: Task) => boolean} whether the lent task still waits (its wrapper did not take the permit back yet); set by the engine */
-    this.lendParked = () => false;
-    /** @type {(task: Task) => void} makes a reclaimed task an ordinary suspended one on the engine's side */
-    this.onReclaim = () => {};
-    /**
-     * Invariant: while no task holds the permit, the registers hold their
-     * defaults. Set by the engine: returns what breaks it, or null.
-     * @type {() => string | null}
-     */
-    this.registersOffDefaults = () => null;
     this.resumptions = new TaskQueue();
     this.boostedStarts = new TaskQueue();
     this.starts = new TaskQueue();
@@ -505,8 +466,6 @@ export class Scheduler {
     this.exclusives = 0; // while above 0, no grants: something runs between tasks
     /** @type {(() => void)[]} */
     this.releaseWaiters = [];
-    /** @type {(() => void) | null} */
-    this.onExclusiveEnd = null;
     /** Tasks per live state, indexed by S.queued, S.executing, S.suspended. */
     this.byState = new Int32Array(3);
     this.ready = 0; // suspended tasks with a resumption in the ready queue
@@ -614,20 +573,33 @@ export class Scheduler {
   }
 
   /**
-   * The lent task may take its next waits of `wait` lent with no checks, until
-   * revoked or the turn's steps or clock check come due.
-   * @param {Task} task @param {unknown} wait @param {unknown} signal
+   * The lent task may take its next waits lent with no checks, one step
+   * each (leaseStep()), until revoked or the turn's steps or clock check come
+   * due.
+   * @param {Task} task
+   * @returns {boolean} whether the lease was granted
    */
-  grantLease(task, wait, signal) {
+  grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return;
-    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return;
+    if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
+    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     this.lease = task;
-    this.leaseWait = wait;
-    this.leaseSignal = signal;
     this.leaseFrom = this.turnSteps;
     this.leaseEnd = Math.min(this.maxSteps, this.nextClockCheck);
+    return true;
+  }
+
+  /**
+   * The task with the lease, if the lease holds for one more wait, which
+   * this counts as a step of the turn; else null.
+   * @returns {Task | null}
+   */
+  leaseStep() {
+    const task = this.lease;
+    if (task === null || this.turnSteps >= this.leaseEnd) return null;
+    this.turnSteps++;
+    return task;
   }
 
   /** Ends the lease, if there is one, counting the steps and lends taken under it. */
@@ -637,8 +609,6 @@ export class Scheduler {
     this.totals.steps += n;
     this.totals.lends += n;
     this.lease = null;
-    this.leaseWait = null;
-    this.leaseSignal = null;
   }
 
   /**
@@ -652,6 +622,16 @@ export class Scheduler {
   }
 
   /**
+   * The lent task's wait ended while it still holds the permit (its
+   * operation rejected): the permit is its own again, no longer lent.
+   * @param {Task} task
+   */
+  endLend(task) {
+    this.revokeLease();
+    if (this.lent === task) this.lent = null;
+  }
+
+  /**
    * Takes a lent permit back, if its task still waits: the task becomes an
    * ordinary suspended task, whose resumption goes through the ready queue.
    * A task that woke already keeps the permit: it runs.
@@ -661,9 +641,9 @@ export class Scheduler {
     const task = this.lent;
     if (task === null) return;
     this.lent = null;
-    if (!this.lendParked(task)) return;
+    if (!this.engine.lendParked(task)) return;
     this.totals.reclaims++;
-    this.onReclaim(task);
+    this.engine.reclaimed(task);
     this.transition(task, S.suspended);
     this.holder = null;
     if (this.releaseWaiters.length) this.permitReleased();
@@ -798,7 +778,7 @@ export class Scheduler {
     this.exclusives++;
     const release = () => {
       this.exclusives--;
-      if (this.exclusives === 0 && this.onExclusiveEnd) this.onExclusiveEnd();
+      if (this.exclusives === 0) this.engine.exclusiveEnded();
     };
     if (this.holder === null) return Promise.resolve(release);
     return new Promise((resolve) => { this.releaseWaiters.push(() => resolve(release)); });
@@ -932,6 +912,20 @@ export class Scheduler {
   }
 
   /**
+   * No task is live: the keep-alive token lets go of its timer too, unless a
+   * turn in progress still holds it (work dispatched before the turn's end
+   * keeps it held, and takes no new one).
+   */
+  disposeKeepAliveIfIdle() {
+    if (this.live.size === 0 && !this.releasePending) this.keepAlive.dispose?.();
+  }
+
+  /** The runtime closed: the keep-alive token lets go of its timer. */
+  disposeKeepAlive() {
+    this.keepAlive.dispose?.();
+  }
+
+  /**
    * An internal error broke the scheduler: pending and future drain() calls
    * reject with it instead of waiting forever.
    * @param {unknown} error
@@ -945,7 +939,7 @@ export class Scheduler {
   }
 
   stats() {
-    const lent = this.lent !== null && this.lendParked(this.lent) ? 1 : 0;
+    const lent = this.lent !== null && this.engine.lendParked(this.lent) ? 1 : 0;
     // The waits taken under the lease in force so far.
     const leased = this.lease !== null ? this.turnSteps - this.leaseFrom : 0;
     return {
@@ -991,7 +985,7 @@ export class Scheduler {
     if (this.entered > this.hardMaxEntered) fail(`${this.entered} tasks entered, above the hard bound`);
     if (this.live.size === 0 && this.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
     if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
-    if (this.lent !== null && this.lendParked(this.lent) && this.lent !== this.holder) {
+    if (this.lent !== null && this.engine.lendParked(this.lent) && this.lent !== this.holder) {
       fail(`${this.lent} waits with a lent permit it does not hold`);
     }
     const lease = this.lease;
@@ -1007,12 +1001,12 @@ export class Scheduler {
       if (this.leaseEnd > this.maxSteps || this.turnSteps > this.leaseEnd) fail(`the lease ends at step ${this.leaseEnd}, the turn is at ${this.turnSteps} of ${this.maxSteps}`);
     }
     if (this.holder === null) {
-      const off = this.registersOffDefaults();
+      const off = this.engine.registersOffDefaults();
       if (off !== null) fail(`no task holds the permit, but ${off}`);
-    } else if (this.lent === this.holder && this.lendParked(this.holder)) {
+    } else if (this.lent === this.holder && this.engine.lendParked(this.holder)) {
       // A lent wait saved the task's registers too (the specification: at a
       // JSPI wait the runtime saves them and restores the defaults).
-      const off = this.registersOffDefaults();
+      const off = this.engine.registersOffDefaults();
       if (off !== null) fail(`${this.holder} waits with its permit lent, but ${off}`);
     }
   }

@@ -5,11 +5,10 @@
 // This file must stay loadable by Node 20 (see snail-core.mjs): inspecting
 // needs no JSPI.
 import {
-  ABI_VERSION, DISPOSER_PREFIX, ENTRY_PREFIX, HANDLER_PREFIX, SNAIL_IMPORTS, STACK, describeProgram, runtimeProvides,
+  ABI_VERSION, DISPOSER_PREFIX, ENTRY_PREFIX, HANDLER_PREFIX, SERVICE_IMPORTS, SNAIL_IMPORTS, STACK, describeProgram, runtimeProvides,
 } from '../browser/abi.mjs';
 import { AbiError } from '../browser/errors.mjs';
-import { SERVICE_IMPORTS } from '../browser/services.mjs';
-import { formatFuncType, readModuleInfo } from '../browser/wasm-binary.mjs';
+import { formatFuncType, readModuleInfo } from '../browser/wasm/binary.mjs';
 
 /** The modules whose imports the runtime provides itself. */
 const RUNTIME_MODULES = ['snail', 'wasi_snapshot_preview1'];

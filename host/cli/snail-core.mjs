@@ -504,7 +504,7 @@ function reportInternal(error) {
 async function runProgram(command) {
   const file = /** @type {string} */ (command.file);
   const entry = /** @type {string} */ (command.entry);
-  const { Runtime, SnailError } = await import('../browser/index.mjs');
+  const { Runtime, SnailError } = await import('../node/root.mjs');
   const { nodeHost } = await import('../node/host.mjs');
 
   /** @type {import('../browser/index.mjs').Runtime | null} */
@@ -652,7 +652,7 @@ async function runProgram(command) {
  * @returns {Promise<{ name: string, imports: string[] } | null>}  null for a module with other problems
  */
 async function userImportsOnly(file, SnailError) {
-  const { loadModule } = await import('../browser/program.mjs');
+  const loadModule = await nodeLoadModule();
   const { inspectModule } = await import('./inspect.mjs');
   let result;
   try {
@@ -666,6 +666,13 @@ async function userImportsOnly(file, SnailError) {
   return { name: result.file, imports: result.user.map((u) => `${u.module}.${u.name}`) };
 }
 
+/** The runtime's module loader, reading files as the Node platform does (regular files only, bounded). */
+async function nodeLoadModule() {
+  const { installNodePlatform } = await import('../node/platform.mjs');
+  installNodePlatform();
+  return (await import('../browser/program.mjs')).loadModule;
+}
+
 /**
  * `inspect`: reads and compiles the module (no JSPI needed), prints what it
  * declares and whether it follows the ABI.
@@ -674,7 +681,7 @@ async function userImportsOnly(file, SnailError) {
  */
 async function inspectProgram(command) {
   const file = /** @type {string} */ (command.file);
-  const { loadModule } = await import('../browser/program.mjs');
+  const loadModule = await nodeLoadModule();
   const { SnailError } = await import('../browser/errors.mjs');
   const { formatInspection, inspectModule } = await import('./inspect.mjs');
   let loaded;

@@ -6,8 +6,8 @@
 // The API speaks of WebAssembly, AbortSignal, Response and the page's elements,
 // which TypeScript declares in its DOM library: the declarations bring it in,
 // so that a Node project without "dom" in its lib compiles.
-export * from '../browser/index.mjs';
-export { processKeepAlive } from '../browser/capabilities.mjs';
+export * from './root.mjs';
+export { processKeepAlive } from './platform.mjs';
 export { nodeHost } from './host.mjs';
 export { GrantedFiles } from './files.mjs';
 export { DirectoryStorage } from './storage.mjs';
@@ -18,4 +18,5 @@ export { nodeArmed } from './fsutil.mjs';
 /**
  * @typedef {import('./host.mjs').NodeHostOptions} NodeHostOptions
  * @typedef {import('./files.mjs').DirGrant} DirGrant
+ * @typedef {import('../browser/platform.mjs').KeepAlive} KeepAlive
  */

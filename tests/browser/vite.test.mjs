@@ -74,6 +74,8 @@ test('vite: an app importing snail-core builds and runs hello in Chromium', asyn
     build: { outDir: path.join(dir, 'dist'), emptyOutDir: true, target: 'esnext' },
   });
   if (warnings.length) t.diagnostic(`vite said: ${warnings.join(' | ')}`);
+  // The browser entry reaches nothing of Node, so Vite has nothing to externalise.
+  assert.deepEqual(warnings.filter((w) => /externali[sz]ed|node:|browser compatibility/i.test(w)), []);
 
   const files = await fsp.readdir(path.join(dir, 'dist/assets'));
   const scripts = files.filter((f) => f.endsWith('.js'));
@@ -82,6 +84,7 @@ test('vite: an app importing snail-core builds and runs hello in Chromium', asyn
   assert.ok(scripts.length >= 1, `a bundle among the assets: ${files}`);
   const bundle = (await Promise.all(scripts.map((f) => fsp.readFile(path.join(dir, 'dist/assets', f), 'utf8')))).join('\n');
   assert.match(bundle, /WebAssembly\.promising/, 'the runtime is in the bundle');
+  assert.doesNotMatch(bundle, /node:|getBuiltinModule|__vite-browser-external/, 'nothing of Node is in the bundle');
 
   // Only the built files are served: nothing of the repository.
   const server = await startServer({ root: path.join(dir, 'dist') });

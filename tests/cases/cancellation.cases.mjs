@@ -38,6 +38,13 @@ export const cases = [
       assert.equal(t.cancel(), false, 'cancel() of a finished task does nothing');
       assert.equal(rt.cancel(12345), false, 'an unknown id');
       assert.throws(() => rt.cancel('x'), (e) => e instanceof SnailError && e.code === 'ERR_ARG');
+      // Only a Task or a positive integer is a task id: anything else is refused alike.
+      for (const bad of [NaN, -1, 0, 1.5, Infinity, null, undefined, {}]) {
+        assert.throws(() => rt.cancel(/** @type {any} */ (bad)), (e) => e instanceof SnailError && e.code === 'ERR_ARG'
+          && e.message.startsWith('cancel() takes a Task or a task id, a positive integer (task.id), got '), `cancel(${String(bad)})`);
+      }
+      assert.throws(() => rt.cancel(/** @type {any} */ (String(t.id))), (e) => e instanceof SnailError && e.code === 'ERR_ARG'
+        && e.message.endsWith(`got "${t.id}"; pass the number: cancel(${t.id})`));
       await rt.close();
       assertQuiet(rt);
     },

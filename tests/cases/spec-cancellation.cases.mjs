@@ -2,7 +2,7 @@
 // that no other case proved on its own. They run in Node and in Chromium.
 import { adapterContract } from '../../host/browser/adapter-contract.mjs';
 import { adapter, CancelledError, MemoryStorage, Runtime, Status, suspend } from '../../host/browser/index.mjs';
-import { Code, ModuleWriter, op } from '../../host/browser/wasm-binary.mjs';
+import { catchAll, Code, ModuleWriter, op } from '../../host/browser/wasm/binary.mjs';
 import { assert } from './assert.mjs';
 import { assertQuiet, loadCancellation, nextTurn, until } from './support.mjs';
 
@@ -24,21 +24,22 @@ function guardedProgram() {
   const w = new ModuleWriter();
   const wait = w.importFunc('test', 'op', ['i32'], ['i32']);
   const event = w.importFunc('test', 'event', ['i32', 'i32'], []);
-  const entry = new Code();
-  const value = 1 + entry.local('i32');
-  entry.emit(op.block, op.void); // $caught
-  entry.emit(op.try_table, 0x7f, 1, 0x02, 0); // (result i32) (catch_all $caught)
-  entry.idx(op.local_get, 0).idx(op.call, wait);
-  entry.emit(op.end);
-  entry.idx(op.local_set, value);
-  entry.i32(DELIVERED).idx(op.local_get, value).idx(op.call, event);
-  entry.idx(op.local_get, value).emit(op.return);
-  entry.emit(op.end);
-  entry.i32(UNWINDING).idx(op.local_get, 0).idx(op.call, event);
+  const entry = new Code(['i32']);
+  const n = 0;
+  const value = entry.local('i32');
+  entry.block(null, (caught) => {
+    entry.tryTable('i32', [catchAll(caught)], () => {
+      entry.localGet(n).call(wait);
+    });
+    entry.localSet(value);
+    entry.i32(DELIVERED).localGet(value).call(event);
+    entry.localGet(value).emit(op.return);
+  });
+  entry.i32(UNWINDING).localGet(n).call(event);
   entry.i32(5);
   w.export('snail.entry.guarded', 'function', w.func(['i32'], ['i32'], entry));
-  const disposer = new Code();
-  disposer.idx(op.local_get, 0).idx(op.call, wait).emit(op.drop);
+  const disposer = new Code(['i32']);
+  disposer.localGet(0).call(wait).emit(op.drop);
   w.export('snail.dispose.test.op', 'function', w.func(['i32'], [], disposer));
   return w.bytes();
 }

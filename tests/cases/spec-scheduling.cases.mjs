@@ -4,6 +4,7 @@ import { MemoryStorage, Runtime, SnailError, suspend, TaskFailedError } from '..
 import { Scheduler } from '../../host/browser/tasks.mjs';
 import { assert } from './assert.mjs';
 import { assertQuiet, handlerValues, loadContracts, manualTurns, nextTurn, until } from './support.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 
 /** The three states of a live task. */
 const LIVE = ['queued', 'executing', 'suspended'];
@@ -49,7 +50,7 @@ export const cases = [
         stdout: (text) => { out.push(text); },
         services: { storage: new HeldStorage() },
       });
-      const scheduler = /** @type {any} */ (rt).bridge.scheduler;
+      const scheduler = internals(rt).scheduler;
       assert.ok(scheduler instanceof Scheduler, 'the runtime runs its tasks on the Scheduler of tasks.mjs');
       const button = new EventTarget();
       rt.events.register('click #save', button, 'click');

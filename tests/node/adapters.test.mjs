@@ -5,7 +5,7 @@ import { EventEmitter, getEventListeners } from 'node:events';
 import { test } from 'node:test';
 
 import { adapterContract } from '../../host/browser/adapter-contract.mjs';
-import { adapter, armed, emitterEvent, timer } from '../../host/browser/index.mjs';
+import { adapter, armed, emitterEvent, timer } from '../../host/node/root.mjs';
 
 const emitter = new EventEmitter();
 for (const c of adapterContract({

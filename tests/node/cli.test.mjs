@@ -348,21 +348,20 @@ test('cli: a_second_sigint_ends_the_process_at_once_even_while_a_task_computes',
 });
 
 test('cli: a_sigint_while_the_program_loads_ends_the_process_at_once', async () => {
-  assert.ok(fs.existsSync('/usr/bin/mkfifo'), '/usr/bin/mkfifo (coreutils) is needed: a named pipe holds the load');
-  // The program is a named pipe: reading it holds the load until this test
-  // writes. Opening the pipe for writing completes once the command opened it
-  // for reading, so the command is then loading, its listener installed.
-  const fifo = path.join(tmp, 'slow.wasm');
-  spawnSync('/usr/bin/mkfifo', [fifo]);
-  const child = spawn(process.execPath, [cli, 'run', fifo], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The program's open never completes (fixtures/hold-open.mjs): a FIFO, which
+  // once held the load, is refused before it is read.
+  const held = path.join(tmp, 'slow.held.wasm');
+  fs.copyFileSync(files.fixture, held);
+  const preload = path.join(root, 'tests/node/fixtures/hold-open.mjs');
+  const child = spawn(process.execPath, ['--import', preload, cli, 'run', held], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (t) => { stderr += t; });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (t) => { stderr += t; });
   const closed = new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
-  const writer = await fs.promises.open(fifo, 'w');
+  // The command is loading, its listener installed, once the open began.
+  await new Promise((resolve) => /** @type {import('node:stream').Readable} */ (child.stdio[3]).once('data', resolve));
   child.kill('SIGINT');
   const [code, signal] = await closed;
-  await writer.close();
   assert.deepEqual([code, signal], [null, 'SIGINT'], `the signal ends it (shells report 130): ${stderr}`);
   assert.equal(stderr, 'snail-core: interrupted while loading the program\n');
 });

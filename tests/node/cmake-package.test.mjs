@@ -75,7 +75,7 @@ test('cmake: install_puts_the_headers_the_core_and_the_package_files_under_the_p
     'lib/cmake/SnailCore/SnailCoreTargets.cmake', 'lib/cmake/SnailCore/SnailCoreInstallInfo.cmake',
     'lib/cmake/SnailCore/SnailProgram.cmake', 'lib/cmake/SnailCore/SnailModule.cmake', 'lib/cmake/SnailCore/wasm32-wasi.cmake',
     'lib/cmake/SnailCore/Platform/WASI.cmake', 'lib/cmake/SnailCore/snail-postlink.mjs',
-    'share/snail-core/tools/wasm/postlink.mjs', 'share/snail-core/host/browser/wasm-binary.mjs',
+    'share/snail-core/tools/wasm/postlink.mjs', 'share/snail-core/host/browser/wasm/binary.mjs', 'share/snail-core/host/browser/errors.mjs',
     'share/snail-core/core/src/runtime.cpp',
   ]) {
     assert.ok(files.includes(f), `${f} is installed`);
@@ -149,7 +149,7 @@ extern "C" int twice_after_a_nap(int n) {
   r = run('cmake', ['--build', build]);
   assert.equal(r.status, 0, r.all);
   assert.match(r.all, /Post-linking snail-core side module greeter\.wasm/);
-  const { Runtime } = await import('../../host/browser/index.mjs');
+  const { Runtime } = await import('../../host/node/root.mjs');
   const rt = await Runtime.load(path.join(build, 'programs/app.wasm'));
   const tasks = [3, 4, 5].map((n) => rt.dispatch('main', n));
   await rt.drain();

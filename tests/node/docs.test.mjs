@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { Runtime } from '../../host/browser/index.mjs';
+import { Runtime } from '../../host/node/root.mjs';
 import { root } from './helpers.mjs';
 import { wat } from './wat.mjs';
 
@@ -27,7 +27,7 @@ test('docs: the_minimal_program_of_abi_md_runs_as_described', async () => {
 });
 
 test('docs: the_status_table_of_abi_md_matches_the_runtime_and_the_c_header', async () => {
-  const { Status } = await import('../../host/browser/index.mjs');
+  const { Status } = await import('../../host/node/root.mjs');
   const text = fs.readFileSync(path.join(root, 'docs/abi.md'), 'utf8');
   const rows = [...text.matchAll(/^\| (\d) \| `(\w+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
   assert.deepEqual(Object.fromEntries(rows), { ...Status });
@@ -48,7 +48,7 @@ test('docs: the_snail_import_table_of_abi_md_matches_the_runtime', async () => {
   for (const m of services.matchAll(/^\| `(\w+)\([^`]*\)` \| `(\(func[^`]*\))` \|/gm)) {
     documented[m[1]] = { type: m[2], suspends: true };
   }
-  const { formatFuncType } = await import('../../host/browser/wasm-binary.mjs');
+  const { formatFuncType } = await import('../../host/browser/wasm/binary.mjs');
   const actual = Object.fromEntries(Object.entries(SNAIL_IMPORTS).map(([k, v]) => [k, { type: formatFuncType(v), suspends: v.suspends }]));
   assert.deepEqual(documented, actual);
 });
@@ -91,7 +91,7 @@ test('docs: the_adapter_example_of_bridge_md_keeps_the_contract', async () => {
   try {
     const { nextMessage } = await import(`${file}?${Date.now()}`);
     const { adapterContract } = await import('../../host/browser/adapter-contract.mjs');
-    const { armed } = await import('../../host/browser/index.mjs');
+    const { armed } = await import('../../host/node/root.mjs');
     let channel = new MessageChannel();
     let closed = 0;
     const cases = adapterContract({

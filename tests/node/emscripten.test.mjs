@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { SNAIL_IMPORTS } from '../../host/browser/abi.mjs';
-import { Runtime, SnailError } from '../../host/browser/index.mjs';
+import { Runtime, SnailError } from '../../host/node/root.mjs';
 import { runScenario } from '../cases/emscripten.cases.mjs';
 import { programs, root } from './helpers.mjs';
 

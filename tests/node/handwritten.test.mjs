@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Runtime } from '../../host/browser/index.mjs';
+import { Runtime } from '../../host/node/root.mjs';
 import { loadContracts, program } from './helpers.mjs';
 
 /** The host functions handwritten.wat imports from module "test". */

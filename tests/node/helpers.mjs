@@ -3,6 +3,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// The contract cases import the environment-neutral entry, as they run in
+// Chromium too; under Node they get the Node platform (file paths, the
+// keep-alive token, the bounds of vm.max_map_count) as 'snail-core' gives it.
+import '../../host/node/root.mjs';
 import * as support from '../cases/support.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { nodeHost, registerSignal, Runtime, suspend } from '../../host/node/index.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, sink } from './helpers.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 
 process.report.reportOnSignal = false;
 
@@ -18,13 +19,12 @@ test('lifetimes: cancelling_queued_tasks_keeps_no_trace_of_them_in_the_start_que
   const { rt } = await loadContracts(nodeContext);
   const waiting = rt.dispatch('sleep_ms', 600_000);
   await until(() => waiting.state === 'suspended', 'the long sleep to begin');
-  const sched = rt.bridge.scheduler;
   for (let round = 0; round < 50; round++) {
     const tasks = Array.from({ length: 200 }, (_, i) => rt.dispatch('nop', i));
     for (const t of tasks) t.cancel();
   }
   assert.equal(rt.stats().discarded, 10_000);
-  assert.ok(sched.starts.length + sched.boostedStarts.length <= 128, `${sched.starts.length} entries in the start queue`);
+  assert.ok(internals(rt).startQueueEntries <= 128, `${internals(rt).startQueueEntries} entries in the start queues`);
   // A live queued task among them keeps its place.
   const kept = rt.dispatch('nop', 7);
   for (let i = 0; i < 500; i++) rt.dispatch('nop', i).cancel();
@@ -37,7 +37,7 @@ test('lifetimes: polling_drain_while_work_goes_on_holds_one_waiter', async () =>
   const t = rt.dispatch('sleep_ms', 600_000);
   const first = rt.drain();
   for (let i = 0; i < 1000; i++) assert.equal(rt.drain(), first, 'every call of one interval gets the same promise');
-  assert.equal(rt.bridge.scheduler.drainWaiter.promise, first, 'one waiter');
+  assert.equal(internals(rt).drainPromise, first, 'one waiter');
   t.cancel();
   await first;
   // The next interval gets a promise of its own.
@@ -91,13 +91,13 @@ test('lifetimes: a_runtime_idle_for_a_while_lets_its_parked_carriers_go', async 
   await until(() => sleeper.state === 'suspended', 'the sleep to begin');
   await Promise.all(Array.from({ length: 8 }, (_, i) => rt.dispatch('nop', i).done));
   assert.equal(rt.stats().idleCarriers, 1, 'the carrier of the short tasks parked when they returned');
-  assert.notEqual(rt.bridge.idleTimer, null, 'the idle timer is armed');
+  assert.equal(internals(rt).idleTimerArmed, true, 'the idle timer is armed');
   // With a task live, the timer leaves the carriers parked.
-  rt.bridge.onIdle();
+  internals(rt).fireIdleTimer();
   assert.equal(rt.stats().idleCarriers, 1);
   sleeper.cancel();
   await sleeper.done;
-  rt.bridge.onIdle();
+  internals(rt).fireIdleTimer();
   await until(() => rt.stats().carriers === 0, 'the carriers to end');
   assert.equal(rt.stats().idleCarriers, 0);
   // Nor does the process keep-alive keep a timer for the idle runtime.
@@ -108,13 +108,13 @@ test('lifetimes: a_runtime_idle_for_a_while_lets_its_parked_carriers_go', async 
   assert.ok(timers() > before, 'a live task holds a timer');
   t.cancel();
   await t.done;
-  await until(() => !rt.bridge.scheduler.releasePending, 'the turn to end');
-  rt.bridge.onIdle();
+  await until(() => !internals(rt).keepAliveReleasePending, 'the turn to end');
+  internals(rt).fireIdleTimer();
   assert.equal(timers(), before, 'the idle runtime holds none');
   // The runtime goes on as before: a new start makes a new carrier.
   assert.equal(await rt.dispatch('nop', 3).result, 3);
   await rt.close();
-  assert.equal(rt.bridge.idleTimer, null, 'close() clears the timer');
+  assert.equal(internals(rt).idleTimerArmed, false, 'close() clears the timer');
 });
 
 test('lifetimes: the_idle_timer_leaves_the_keep_alive_that_a_turn_in_progress_still_holds', async () => {
@@ -136,9 +136,9 @@ test('lifetimes: the_idle_timer_leaves_the_keep_alive_that_a_turn_in_progress_st
   const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
   const first = rt.dispatch('main', 0);
   await first.done;
-  assert.equal(rt.bridge.scheduler.releasePending, true, 'the live set emptied within a turn still in progress');
+  assert.equal(internals(rt).keepAliveReleasePending, true, 'the live set emptied within a turn still in progress');
   const held = timers();
-  rt.bridge.onIdle();
+  internals(rt).fireIdleTimer();
   assert.equal(timers(), held, 'the keep-alive is still there');
   const second = rt.dispatch('main', 5);
   for (const cb of pending.splice(0)) cb();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { AbiError, Runtime, SnailError, suspend } from '../../host/browser/index.mjs';
+import { AbiError, Runtime, SnailError, suspend } from '../../host/node/root.mjs';
 import { program, sink } from './helpers.mjs';
 import { wat } from './wat.mjs';
 
@@ -390,7 +390,7 @@ test('api: load_refuses_options_of_the_wrong_type_before_anything_runs', async (
 test('api: load_refuses_misspelt_or_misshapen_services_permissions_and_modules', async () => {
   // Each of these used to load, and then failed (or denied) only when a task
   // first used the service, or never said why.
-  const { MemoryStorage } = await import('../../host/browser/index.mjs');
+  const { MemoryStorage } = await import('../../host/node/root.mjs');
   /** @type {[string, Record<string, unknown>, RegExp][]} */
   const cases = [
     ['a misspelt service', { services: { stroage: new MemoryStorage() } }, /^option services has no option "stroage"; its options are storage, files, stdin$/],

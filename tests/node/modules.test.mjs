@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { GENERATION, WORDS_END } from '../../host/browser/gates.mjs';
-import { Status, suspend } from '../../host/browser/index.mjs';
+import { WORDS_END } from '../../host/browser/wasm/gates.mjs';
+import { Status, suspend } from '../../host/node/root.mjs';
 import { checkHoldEvents, loadDynamic as loadDynamicIn, MODULE_EV as EV } from '../cases/modules.cases.mjs';
 import { loadContracts, until } from '../cases/support.mjs';
 import { nodeContext, program, programs, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 
 const moduleFile = (/** @type {string} */ name) => path.join(programs, 'modules', `module_${name}.wasm`);
 /** The modules a task may load by name: the hand-written ones, and cpp_plugin beside the program. */
@@ -28,7 +29,7 @@ const MODULES = {
   // "nowhere" is missing on purpose.
 };
 
-/** @param {import('../../host/browser/index.mjs').RuntimeOptions} [options] */
+/** @param {import('../../host/node/root.mjs').RuntimeOptions} [options] */
 const loadDynamic = (options = {}) => loadDynamicIn(nodeContext, { modules: MODULES, ...options });
 
 test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts_null_in_each', async () => {
@@ -64,22 +65,22 @@ test('modules: a_hand_written_module_loaded_while_100_tasks_are_suspended_starts
 });
 
 // White-box: the suspension wrappers save and install registers in their own
-// code, built for one register file (host/browser/gates.mjs). The plugin's
+// code, built for one register file (host/browser/wasm/gates.mjs). The plugin's
 // handler globals remake the register file, whose slots take the old one's
 // bytes with a wider stride: a task that began its wait in a build made for
 // the old file must install its registers from the new one, or it would read
 // another slot's bytes.
 test('modules: a_task_that_began_its_wait_before_the_register_file_was_remade_installs_from_the_new_one', async () => {
   const { rt, events, release, paused } = await loadDynamic();
-  const bridge = /** @type {any} */ (rt).bridge;
+  const inside = internals(rt);
   const tasks = Array.from({ length: 20 }, (_, i) => rt.dispatch('hold', i + 1));
   await until(() => paused() === 20, 'all 20 tasks to suspend in test.pause');
-  const old = bridge.registers;
-  const generation = bridge.gateWords[GENERATION >> 2];
+  const old = inside.registerFile;
+  const generation = inside.wrapperGeneration;
   await rt.loadModule(MODULES.plugin, { name: 'plugin' });
-  assert.notEqual(bridge.registers, old, 'the plugin\'s handler globals remade the register file');
-  assert.ok(bridge.gateWords[GENERATION >> 2] > generation, 'the wrappers were built again');
-  assert.ok(bridge.registers.layout.stride > old.layout.stride, 'the slots moved');
+  assert.notEqual(inside.registerFile, old, 'the plugin\'s handler globals remade the register file');
+  assert.ok(inside.wrapperGeneration > generation, 'the wrappers were built again');
+  assert.ok(inside.registerFile.layout.stride > old.layout.stride, 'the slots moved');
   release();
   await rt.drain();
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
@@ -118,7 +119,7 @@ test('modules: a_module_waiting_on_an_import_of_a_result_type_the_program_never_
   for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
   checkHoldEvents(events, tasks.length);
   assert.equal(waits, 2 * tasks.length, 'each task and its child waited in the module');
-  assert.ok(/** @type {any} */ (rt).bridge.wrappers.has('test.fsleep:f64->f64'), 'the wait went through the suspension module');
+  assert.ok(internals(rt).hasWrapper('test.fsleep:f64->f64'), 'the wait went through the suspension module');
   await rt.close();
 });
 
@@ -130,7 +131,7 @@ test('modules: a_task_whose_wait_ends_while_a_module_loads_goes_on_when_the_load
   const loads = [];
   // Compiled already: the load reaches its exclusive part before the wait ends.
   const counter = new WebAssembly.Module(fs.readFileSync(moduleFile('counter')));
-  /** @type {import('../../host/browser/index.mjs').Runtime} */
+  /** @type {import('../../host/node/root.mjs').Runtime} */
   let rt;
   ({ rt } = await loadContracts(nodeContext, {
     pause: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ n) => {
@@ -308,6 +309,35 @@ function moduleOf(text, dylink) {
   return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
 }
 
+test('modules: a_module_whose_dylink_section_is_cut_short_fails_to_load_saying_why', async () => {
+  const { rt } = await loadDynamic();
+  const name = [...new TextEncoder().encode('dylink.0')];
+  /** A module whose dylink.0 section holds `subsections`. @param {number[]} subsections */
+  const withDylink = (subsections) => {
+    const bytes = wat('(module)');
+    const payload = [name.length, ...name, ...subsections];
+    return new Uint8Array([...bytes.slice(0, 8), 0, payload.length, ...payload, ...bytes.slice(8)]);
+  };
+  const cases = [
+    // Memory info whose first LEB128 never ends.
+    { subsections: [1, 2, 0x80, 0x80], reason: 'unexpected end of the section' },
+    // Memory info said to be longer than the section.
+    { subsections: [1, 9, 0, 0, 0, 0], reason: 'a subsection extends past the end of the section' },
+    // A needed module whose name is longer than the section.
+    { subsections: [2, 3, 1, 5, 0x61], reason: 'unexpected end of the section' },
+  ];
+  for (const [i, { subsections, reason }] of cases.entries()) {
+    await assert.rejects(rt.loadModule(withDylink(subsections), { name: `cut${i}` }), (error) => {
+      assert.equal(error.name, 'ModuleLoadError');
+      assert.equal(error.status, Status.failed);
+      assert.equal(error.message, `module cut${i} has a bad dylink.0 section: ${reason}`);
+      return true;
+    });
+  }
+  assert.deepEqual(rt.modules, []);
+  await rt.close();
+});
+
 test('modules: a_side_module_gets_got_entries_for_symbols_only_it_exports', async () => {
   // clang -shared gives a side module's own default-visibility symbols GOT
   // imports; the loader fills them from the module's exports once it is
@@ -416,7 +446,7 @@ test('modules: a_task_load_counts_as_being_loaded_while_the_resolver_works_and_a
 // the last, these 20 loads took over 11 times what the last file needs).
 test('modules: register_files_remade_by_many_loads_take_no_more_memory_than_the_last_needs', async () => {
   const { rt, release, paused } = await loadDynamic();
-  const bridge = /** @type {any} */ (rt).bridge;
+  const inside = internals(rt);
   const tasks = Array.from({ length: 2000 }, (_, i) => rt.dispatch('hold', i + 1));
   try {
     await until(() => paused() === 2000, 'all 2000 tasks to suspend in test.pause');
@@ -424,9 +454,9 @@ test('modules: register_files_remade_by_many_loads_take_no_more_memory_than_the_
       const globals = Array.from({ length: 4 }, (_, j) => `(global (export "snail.handler.m${k}_${j}") (mut i64) (i64.const 0))`).join(' ');
       await rt.loadModule(wat(`(module ${globals})`), { name: `m${k}` });
     }
-    const file = bridge.registers;
+    const file = inside.registerFile;
     const needed = WORDS_END + file.capacity * file.layout.stride;
-    const bytes = bridge.registerMemory.buffer.byteLength;
+    const bytes = inside.registerMemory.buffer.byteLength;
     assert.ok(bytes <= Math.ceil(needed / 65536) * 65536, `register memory ${bytes} bytes; the register file needs ${needed}`);
   } finally {
     release();

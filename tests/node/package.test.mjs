@@ -100,7 +100,7 @@ after(() => {
 test('package: the_tarball_ships_the_runtime_the_programs_the_types_and_the_cmake_package_but_no_tests', () => {
   for (const f of [
     'package.json', 'README.md',
-    'host/browser/index.mjs', 'host/node/index.mjs', 'host/browser/adapter-contract.mjs', 'host/cli/snail-core.mjs',
+    'host/browser/index.mjs', 'host/node/index.mjs', 'host/node/root.mjs', 'host/node/platform.mjs', 'host/browser/adapter-contract.mjs', 'host/cli/snail-core.mjs',
     'host/cli/trace.mjs', 'host/cli/inspect.mjs',
     'build/programs/demo.wasm', 'build/programs/hello.wasm',
     'dist/types/host/browser/index.d.mts', 'dist/types/host/node/index.d.mts', 'dist/types/host/browser/adapter-contract.d.mts',

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import wabtInit from 'wabt';
 
-import { Runtime } from '../../host/browser/index.mjs';
+import { Runtime } from '../../host/node/root.mjs';
 import { wat } from './wat.mjs';
 
 // Entry "main"(n) binds every handler to a value derived from n, waits (sleep,

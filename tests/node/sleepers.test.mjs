@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { armed, Status } from '../../host/browser/index.mjs';
+import { armed, Status } from '../../host/node/root.mjs';
 import { Sleepers } from '../../host/browser/sleepers.mjs';
 
 /** A stand-in for a task's execution record. */

@@ -17,6 +17,7 @@ import { Scheduler } from '../../host/browser/tasks.mjs';
 import { assertQuiet, nextTurn, until } from '../cases/support.mjs';
 import { program, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 
 const cli = path.join(root, 'host/cli/snail-core.mjs');
 
@@ -94,7 +95,7 @@ test('scheduling: a_node_host_runtime_parks_its_waits_in_the_scheduler_and_start
       stdout: () => {},
       ...nodeHost({ storageDir: path.join(tmp, 'node-host-store'), stdin }),
     });
-    const scheduler = /** @type {any} */ (rt).bridge.scheduler;
+    const scheduler = internals(rt).scheduler;
     assert.ok(scheduler instanceof Scheduler, 'the Node host runs its tasks on the Scheduler of tasks.mjs');
     const reader = rt.dispatch('stdin_one');
     const counters = Array.from({ length: 5 }, () => rt.dispatch('storage_count'));

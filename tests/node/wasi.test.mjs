@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Runtime } from '../../host/browser/index.mjs';
+import { Runtime } from '../../host/node/root.mjs';
 import { program, sink } from './helpers.mjs';
 
 async function probe(entry, arg, options = {}) {

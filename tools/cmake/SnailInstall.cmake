@@ -59,5 +59,6 @@ install(FILES "${_snail_cmake_dir}/Platform/WASI.cmake" DESTINATION "${_snail_pa
 install(FILES "${_snail_root}/tools/wasm/postlink.mjs" "${_snail_root}/tools/wasm/postlink-cli.mjs"
   "${_snail_root}/tools/wasm/binaryen-names.mjs"
   DESTINATION "${_snail_share_dir}/tools/wasm")
-install(FILES "${_snail_root}/host/browser/wasm-binary.mjs" DESTINATION "${_snail_share_dir}/host/browser")
+install(FILES "${_snail_root}/host/browser/errors.mjs" DESTINATION "${_snail_share_dir}/host/browser")
+install(FILES "${_snail_root}/host/browser/wasm/binary.mjs" DESTINATION "${_snail_share_dir}/host/browser/wasm")
 install(DIRECTORY "${_snail_root}/core/src/" DESTINATION "${_snail_share_dir}/core/src")

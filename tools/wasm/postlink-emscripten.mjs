@@ -31,7 +31,7 @@
 import fs from 'node:fs';
 import binaryen from 'binaryen';
 
-import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm-binary.mjs';
+import { appendGlobalNames, readModuleInfo } from '../../host/browser/wasm/binary.mjs';
 import { exportsByName, globalNames } from './binaryen-names.mjs';
 import { postlinkCommand } from './postlink-cli.mjs';
 

@@ -2,9 +2,12 @@
 //
 // The reader extracts what the runtime needs to check a program against the ABI
 // without the type-reflection proposal: the types of imports and exports. The
-// writer builds the register-file module the runtime generates per program.
+// writer builds the modules the runtime generates per program (gates.mjs,
+// registers.mjs, carriers.mjs beside this file); its Code writes a function
+// body as nested constructs whose branches name labels, not depths.
+import { InternalError } from '../errors.mjs';
 
-const SECTION = { custom: 0, type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7 };
+const SECTION = { custom: 0, type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7, code: 10 };
 const KIND = ['function', 'table', 'memory', 'global', 'tag'];
 
 /** @type {Record<number, string>} */
@@ -21,16 +24,26 @@ export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b,
 
 export class WasmFormatError extends Error {}
 
-class Reader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
+/**
+ * Reads the binary format's encodings from bytes (a module, or a custom
+ * section's payload), failing with a WasmFormatError at their end.
+ */
+export class Reader {
+  /** @param {Uint8Array} bytes @param {string} [what]  what the bytes are, for errors */
+  constructor(bytes, what = 'module') {
     this.bytes = bytes;
+    this.what = what;
     this.pos = 0;
   }
+  /** Whether every byte has been read. */
+  done() {
+    return this.pos >= this.bytes.length;
+  }
   byte() {
-    if (this.pos >= this.bytes.length) throw new WasmFormatError('unexpected end of module');
+    if (this.pos >= this.bytes.length) throw new WasmFormatError(`unexpected end of ${this.what}`);
     return this.bytes[this.pos++];
   }
+  /** An unsigned LEB128 of at most 32 bits. */
   u32() {
     let result = 0;
     let shift = 0;
@@ -45,8 +58,10 @@ class Reader {
   skipLeb() {
     while (this.byte() & 0x80);
   }
+  /** A UTF-8 string, after its length. */
   name() {
     const n = this.u32();
+    if (this.pos + n > this.bytes.length) throw new WasmFormatError(`unexpected end of ${this.what}`);
     const s = new TextDecoder().decode(this.bytes.subarray(this.pos, this.pos + n));
     this.pos += n;
     return s;
@@ -221,6 +236,19 @@ export function formatFuncType(t) {
 // ---------------------------------------------------------------------------
 // Writer
 
+/** The module's preamble: the magic number "\0asm" and version 1. */
+const PREAMBLE = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+/** The form of a function type in the type section. */
+const FUNC_FORM = 0x60;
+/** Limits with a minimum and no maximum. */
+const LIMITS_MIN = 0x00;
+/** A tag's attribute: an exception. */
+const TAG_EXCEPTION = 0x00;
+/** The subsection of global names in the "name" section. */
+const NAME_GLOBALS = 7;
+/** The block type of a block that takes and yields nothing. */
+const EMPTY_BLOCK = 0x40;
+
 /** Appends `value` as an unsigned LEB128. @param {number[]} out @param {number} value */
 function u32(out, value) {
   let v = value >>> 0;
@@ -232,7 +260,7 @@ function u32(out, value) {
   } while (v !== 0);
 }
 
-/** `value` as unsigned LEB128 bytes (an immediate the Code builder has no method for). @param {number} value */
+/** `value` as unsigned LEB128 bytes. @param {number} value */
 export function leb(value) {
   /** @type {number[]} */
   const out = [];
@@ -261,7 +289,7 @@ function name(out, s) {
   for (const b of bytes) out.push(b);
 }
 
-/** Instruction encoders for generated code. */
+/** Opcodes of the instructions generated code uses. */
 export const op = {
   unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b,
   br: 0x0c, br_if: 0x0d, br_table: 0x0e, return: 0x0f, call: 0x10, call_indirect: 0x11,
@@ -271,29 +299,78 @@ export const op = {
   i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b,
   i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
   i32_const: 0x41, i32_eqz: 0x45, i32_eq: 0x46, i32_lt_s: 0x48, i32_ge_s: 0x4e, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c,
-  void: 0x40,
+  /** Not an instruction: the block type of no value (blockType(null)). */
+  void: EMPTY_BLOCK,
   try_table: 0x1f,
+  /** The prefix of the 0xfc instructions (Code.fc). */
+  prefix_fc: 0xfc,
 };
 
-/** The block type byte of a value type, or of no value. @param {string | null} t */
+/** The loads and stores of numeric values, with their natural alignment (log2 bytes). */
+const LOAD = { i32: [op.i32_load, 2], i64: [op.i64_load, 3], f32: [op.f32_load, 2], f64: [op.f64_load, 3] };
+const STORE = { i32: [op.i32_store, 2], i64: [op.i64_store, 3], f32: [op.f32_store, 2], f64: [op.f64_store, 3] };
+
+/** The kinds of a try_table's catch clauses. */
+const CATCH = { tag: 0x00, all: 0x02 };
+
+/** The block type of a value type, or of no value. @param {string | null} t */
 export function blockType(t) {
-  return t === null ? 0x40 : VALTYPE[t];
+  return t === null ? EMPTY_BLOCK : VALTYPE[t];
 }
 
-/** Builds a function body: code bytes plus helpers for immediates. */
+/**
+ * A label: a block, loop, if or try_table of a function body, while it is
+ * open. Branches name it; the writer turns it into the relative depth the
+ * binary format wants.
+ * @typedef {{ level: number }} Label
+ * @typedef {{ kind: number, tag: number, label: Label }} CatchClause
+ */
+
+/**
+ * A try_table clause that catches exceptions of tag `tag` and branches to
+ * `label` with their values.
+ * @param {number} tag @param {Label} label @returns {CatchClause}
+ */
+export function catchTag(tag, label) {
+  return { kind: CATCH.tag, tag, label };
+}
+
+/**
+ * A try_table clause that catches every exception and branches to `label`.
+ * @param {Label} label @returns {CatchClause}
+ */
+export function catchAll(label) {
+  return { kind: CATCH.all, tag: -1, label };
+}
+
+/**
+ * Builds a function body. Instructions are appended in order; blocks, loops,
+ * ifs and try_tables take their body as a function that receives the
+ * construct's label, so that the code's nesting is the generator's, and
+ * branches name labels instead of depths.
+ */
 export class Code {
-  constructor() {
+  /**
+   * @param {string[]} [params]  the function's parameter types, when locals
+   *   are to be numbered after them (local() then returns their index)
+   */
+  constructor(params) {
     /** @type {number[]} */
     this.bytes = [];
     /** @type {string[]} */
     this.locals = [];
+    /** @type {string[] | null} */
+    this.params = params ?? null;
+    /** @type {Label[]} the open constructs, outermost first */
+    this.open = [];
   }
-  /** @param {...number} bytes */
+
+  /** Appends instructions without immediates (or raw bytes). @param {...number} bytes */
   emit(...bytes) {
     for (const b of bytes) this.bytes.push(b);
     return this;
   }
-  /** @param {number} opcode @param {number} index */
+  /** An instruction with one index. @param {number} opcode @param {number} index */
   idx(opcode, index) {
     this.bytes.push(opcode);
     u32(this.bytes, index);
@@ -310,32 +387,169 @@ export class Code {
     s32(this.bytes, value);
     return this;
   }
-  /** A memory access with alignment `align` (log2) and offset. */
+  /** A memory access with alignment `align` (log2) and offset. @param {number} opcode @param {number} align @param {number} offset */
   mem(opcode, align, offset) {
     this.bytes.push(opcode);
     u32(this.bytes, align);
     u32(this.bytes, offset);
     return this;
   }
-  /** @param {number} extOpcode 0xfc-prefixed instruction with u32 immediates */
+  /** A 0xfc-prefixed instruction with u32 immediates. @param {number} extOpcode @param {...number} imm */
   fc(extOpcode, ...imm) {
-    this.bytes.push(0xfc);
+    this.bytes.push(op.prefix_fc);
     u32(this.bytes, extOpcode);
     for (const i of imm) u32(this.bytes, i);
     return this;
   }
-  /** @param {number[]} targets @param {number} fallback */
+
+  /**
+   * Declares a local of type `type`: its index, after the parameters given to
+   * the constructor (without them, its index among the locals).
+   * @param {string} type
+   */
+  local(type) {
+    this.locals.push(type);
+    return (this.params?.length ?? 0) + this.locals.length - 1;
+  }
+  /** @param {number} index */
+  localGet(index) { return this.idx(op.local_get, index); }
+  /** @param {number} index */
+  localSet(index) { return this.idx(op.local_set, index); }
+  /** @param {number} index */
+  localTee(index) { return this.idx(op.local_tee, index); }
+  /** @param {number} index */
+  globalGet(index) { return this.idx(op.global_get, index); }
+  /** @param {number} index */
+  globalSet(index) { return this.idx(op.global_set, index); }
+  /** @param {number} table */
+  tableGet(table) { return this.idx(op.table_get, table); }
+  /** @param {number} table */
+  tableSet(table) { return this.idx(op.table_set, table); }
+  /** @param {number} func */
+  call(func) { return this.idx(op.call, func); }
+  /** A call through `table` of a function of type `type`. @param {number} type @param {number} table */
+  callIndirect(type, table) { return this.idx(op.call_indirect, type).imm(table); }
+  /** A tail call through `table` of a function of type `type`. @param {number} type @param {number} table */
+  returnCallIndirect(type, table) { return this.idx(op.return_call_indirect, type).imm(table); }
+  /** Loads a numeric value of type `type` from memory 0, naturally aligned. @param {string} type @param {number} offset */
+  load(type, offset) {
+    const [opcode, align] = LOAD[/** @type {keyof typeof LOAD} */ (type)];
+    return this.mem(opcode, align, offset);
+  }
+  /** Stores a numeric value of type `type` into memory 0, naturally aligned. @param {string} type @param {number} offset */
+  store(type, offset) {
+    const [opcode, align] = STORE[/** @type {keyof typeof STORE} */ (type)];
+    return this.mem(opcode, align, offset);
+  }
+
+  /** A block: a branch to its label goes to its end. @param {string | null} type @param {(label: Label) => void} body */
+  block(type, body) {
+    this.bytes.push(op.block, blockType(type));
+    return this.construct(body);
+  }
+  /** A loop: a branch to its label goes to its start. @param {string | null} type @param {(label: Label) => void} body */
+  loop(type, body) {
+    this.bytes.push(op.loop, blockType(type));
+    return this.construct(body);
+  }
+  /**
+   * An if without a value: `then` runs when the value on the stack is not
+   * zero, `otherwise` (if given) when it is.
+   * @param {(label: Label) => void} then @param {(label: Label) => void} [otherwise]
+   */
+  if(then, otherwise) {
+    this.bytes.push(op.if, EMPTY_BLOCK);
+    const label = this.enter();
+    then(label);
+    if (otherwise) {
+      this.bytes.push(op.else);
+      otherwise(label);
+    }
+    return this.leave(label);
+  }
+  /**
+   * A try_table: an exception its body throws that a clause catches
+   * branches to the clause's label, which must be of a construct around
+   * this one.
+   * @param {string | null} type @param {CatchClause[]} catches @param {(label: Label) => void} body
+   */
+  tryTable(type, catches, body) {
+    this.bytes.push(op.try_table, blockType(type));
+    u32(this.bytes, catches.length);
+    for (const { kind, tag, label } of catches) {
+      this.bytes.push(kind);
+      if (kind === CATCH.tag) u32(this.bytes, tag);
+      u32(this.bytes, this.depth(label));
+    }
+    return this.construct(body);
+  }
+  /**
+   * A switch over the i32 `select` pushes: value i runs cases[i], any other
+   * runs `otherwise`; then the code after the switch. One br_table into
+   * nested blocks, the first case innermost.
+   * @param {() => void} select @param {(() => void)[]} cases @param {() => void} otherwise
+   */
+  switch(select, cases, otherwise) {
+    return this.block(null, (done) => {
+      this.block(null, (other) => {
+        /** @type {Label[]} */
+        const labels = [];
+        /** Opens the blocks of cases `i` down to 0, then selects; case i's code follows its block. @param {number} i */
+        const open = (i) => {
+          if (i < 0) {
+            select();
+            this.brTable(labels, other);
+            return;
+          }
+          this.block(null, (label) => {
+            labels[i] = label;
+            open(i - 1);
+          });
+          cases[i]();
+          this.br(done);
+        };
+        open(cases.length - 1);
+      });
+      otherwise();
+    });
+  }
+
+  /** @param {Label} label */
+  br(label) { return this.idx(op.br, this.depth(label)); }
+  /** @param {Label} label */
+  brIf(label) { return this.idx(op.br_if, this.depth(label)); }
+  /** A br_table: value i branches to targets[i], any other to `fallback`. @param {Label[]} targets @param {Label} fallback */
   brTable(targets, fallback) {
     this.bytes.push(op.br_table);
     u32(this.bytes, targets.length);
-    for (const t of targets) u32(this.bytes, t);
-    u32(this.bytes, fallback);
+    for (const t of targets) u32(this.bytes, this.depth(t));
+    u32(this.bytes, this.depth(fallback));
     return this;
   }
-  /** @param {string} type */
-  local(type) {
-    this.locals.push(type);
-    return this.locals.length - 1; // relative; the caller adds the param count
+
+  /** Runs the body of a construct whose opening is written. @param {(label: Label) => void} body */
+  construct(body) {
+    const label = this.enter();
+    body(label);
+    return this.leave(label);
+  }
+  /** @returns {Label} */
+  enter() {
+    const label = { level: this.open.length };
+    this.open.push(label);
+    return label;
+  }
+  /** @param {Label} label */
+  leave(label) {
+    if (this.open.at(-1) !== label) throw new InternalError('a construct of generated code ends out of order');
+    this.open.pop();
+    this.bytes.push(op.end);
+    return this;
+  }
+  /** The relative depth of an open label, from here. @param {Label} label */
+  depth(label) {
+    if (this.open[label.level] !== label) throw new InternalError('generated code branches to a label that is not open');
+    return this.open.length - 1 - label.level;
   }
 }
 
@@ -383,90 +597,91 @@ export class ModuleWriter {
     return i;
   }
 
-  /** @returns {number} function index */
-  importFunc(module, field, params, results) {
-    if (this.funcTypeIndices.length) throw new Error('import functions before defining any');
+  /** The start of an import entry of kind `kind`. @param {string} module @param {string} field @param {string} kind */
+  importOf(module, field, kind) {
+    /** @type {number[]} */
     const out = [];
     name(out, module);
     name(out, field);
-    out.push(0);
-    u32(out, this.type(params, results));
+    out.push(KIND.indexOf(kind));
     this.imports.push(out);
+    return out;
+  }
+
+  /** @param {string} module @param {string} field @param {string[]} params @param {string[]} results @returns {number} function index */
+  importFunc(module, field, params, results) {
+    if (this.funcTypeIndices.length) throw new InternalError('import functions before defining any');
+    u32(this.importOf(module, field, 'function'), this.type(params, results));
     return this.importedFuncs++;
   }
 
-  /** @returns {number} global index */
+  /** @param {string} module @param {string} field @param {string} type @param {boolean} mutable @returns {number} global index */
   importGlobal(module, field, type, mutable) {
-    if (this.globals.length) throw new Error('import globals before defining any');
-    const out = [];
-    name(out, module);
-    name(out, field);
-    out.push(3, VALTYPE[type], mutable ? 1 : 0);
-    this.imports.push(out);
+    if (this.globals.length) throw new InternalError('import globals before defining any');
+    this.importOf(module, field, 'global').push(VALTYPE[type], mutable ? 1 : 0);
     return this.importedGlobals++;
   }
 
-  /** @returns {number} table index */
+  /** @param {string} module @param {string} field @param {string} elemType @param {number} min @returns {number} table index */
   importTable(module, field, elemType, min) {
-    if (this.tables.length) throw new Error('import tables before defining any');
-    const out = [];
-    name(out, module);
-    name(out, field);
-    out.push(1, VALTYPE[elemType], 0);
+    if (this.tables.length) throw new InternalError('import tables before defining any');
+    const out = this.importOf(module, field, 'table');
+    out.push(VALTYPE[elemType], LIMITS_MIN);
     u32(out, min);
-    this.imports.push(out);
     return this.importedTables++;
   }
 
-  /** Imports a memory; memories imported count from 0, before any defined one. @returns {number} memory index */
+  /**
+   * Imports a memory; memories imported count from 0, before any defined one.
+   * @param {string} module @param {string} field @param {number} min @returns {number} memory index
+   */
   importMemory(module, field, min) {
-    if (this.memories.length) throw new Error('import memories before defining any');
-    const out = [];
-    name(out, module);
-    name(out, field);
-    out.push(2, 0);
+    if (this.memories.length) throw new InternalError('import memories before defining any');
+    const out = this.importOf(module, field, 'memory');
+    out.push(LIMITS_MIN);
     u32(out, min);
-    this.imports.push(out);
     return this.importedMemories++;
   }
 
   /**
    * Imports an exception tag (the JS API's WebAssembly.JSTag has one externref).
-   * @returns {number} tag index
+   * @param {string} module @param {string} field @param {string[]} params @returns {number} tag index
    */
   importTag(module, field, params) {
-    const out = [];
-    name(out, module);
-    name(out, field);
-    out.push(4, 0);
+    const out = this.importOf(module, field, 'tag');
+    out.push(TAG_EXCEPTION);
     u32(out, this.type(params, []));
-    this.imports.push(out);
     return this.importedTags++;
   }
 
   /** @param {string[]} params @param {string[]} results @param {Code} code */
   func(params, results, code) {
+    if (code.open.length) throw new InternalError('a function body ends inside a construct');
+    if (code.params && code.params.join() !== params.join()) throw new InternalError('a function body was written for other parameters');
     this.funcTypeIndices.push(this.type(params, results));
     this.bodies.push(code);
     return this.importedFuncs + this.bodies.length - 1;
   }
 
+  /** @param {string} elemType @param {number} min */
   table(elemType, min) {
-    const out = [VALTYPE[elemType], 0];
+    const out = [VALTYPE[elemType], LIMITS_MIN];
     u32(out, min);
     this.tables.push(out);
     return this.importedTables + this.tables.length - 1;
   }
 
+  /** @param {number} minPages */
   memory(minPages) {
-    const out = [0];
+    const out = [LIMITS_MIN];
     u32(out, minPages);
     this.memories.push(out);
     return this.importedMemories + this.memories.length - 1;
   }
 
-  /** @param {'function'|'table'|'memory'|'global'} kind */
+  /** @param {string} field @param {'function'|'table'|'memory'|'global'} kind @param {number} index */
   export(field, kind, index) {
+    /** @type {number[]} */
     const out = [];
     name(out, field);
     out.push(KIND.indexOf(kind));
@@ -476,9 +691,11 @@ export class ModuleWriter {
 
   /** @returns {Uint8Array} */
   bytes() {
-    const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+    const out = [...PREAMBLE];
+    /** @param {number} id @param {number[][]} items */
     const section = (id, items) => {
       if (!items.length) return;
+      /** @type {number[]} */
       const body = [];
       u32(body, items.length);
       for (const item of items) for (const b of item) body.push(b);
@@ -487,7 +704,7 @@ export class ModuleWriter {
       for (const b of body) out.push(b);
     };
     section(SECTION.type, this.types.map((t) => {
-      const b = [0x60];
+      const b = [FUNC_FORM];
       u32(b, t.params.length);
       for (const p of t.params) b.push(VALTYPE[p]);
       u32(b, t.results.length);
@@ -495,16 +712,13 @@ export class ModuleWriter {
       return b;
     }));
     section(SECTION.import, this.imports);
-    section(SECTION.function, this.funcTypeIndices.map((t) => {
-      const b = [];
-      u32(b, t);
-      return b;
-    }));
+    section(SECTION.function, this.funcTypeIndices.map((t) => leb(t)));
     section(SECTION.table, this.tables);
     section(SECTION.memory, this.memories);
     section(SECTION.global, this.globals);
     section(SECTION.export, this.exports);
-    section(10, this.bodies.map((code) => {
+    section(SECTION.code, this.bodies.map((code) => {
+      /** @type {number[]} */
       const body = [];
       // Locals, one entry per declared local (no run-length grouping needed).
       u32(body, code.locals.length);
@@ -513,8 +727,7 @@ export class ModuleWriter {
       }
       for (const b of code.bytes) body.push(b);
       body.push(op.end);
-      const sized = [];
-      u32(sized, body.length);
+      const sized = leb(body.length);
       for (const b of body) sized.push(b);
       return sized;
     }));
@@ -528,18 +741,20 @@ export class ModuleWriter {
  * @param {Uint8Array} bytes @param {Map<number, string>} globalNames
  */
 export function appendGlobalNames(bytes, globalNames) {
+  /** @type {number[]} */
   const sub = [];
   u32(sub, globalNames.size);
   for (const [index, n] of [...globalNames].sort((a, b) => a[0] - b[0])) {
     u32(sub, index);
     name(sub, n);
   }
+  /** @type {number[]} */
   const payload = [];
   name(payload, 'name');
-  payload.push(7); // global names
+  payload.push(NAME_GLOBALS);
   u32(payload, sub.length);
   payload.push(...sub);
-  const section = [0];
+  const section = [SECTION.custom];
   u32(section, payload.length);
   section.push(...payload);
   const out = new Uint8Array(bytes.length + section.length);

@@ -46,8 +46,8 @@
 // bridge points at the current register file's `install`.
 // Until the first build, the dispatch table holds functions that refuse the
 // wait as outside any task (the program's start function).
-import { blockType, Code, ModuleWriter, op } from './wasm-binary.mjs';
-import { InternalError } from './errors.mjs';
+import { catchTag, Code, ModuleWriter, op } from './binary.mjs';
+import { InternalError } from '../errors.mjs';
 import { registerCode } from './registers.mjs';
 
 /** Addresses in the shared memory: the words the bridge shares with the wrappers. */
@@ -69,25 +69,32 @@ const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
  */
 export const canWrap = (() => {
   try {
-    const w = new ModuleWriter();
-    w.importTag('js', 'tag', ['externref']);
-    const table = w.table('funcref', 1);
-    const c = new Code();
-    c.emit(op.block, 0x6f);
-    c.emit(op.try_table, 0x40, 1, 0x00, 0, 0);
-    c.emit(op.end);
-    c.emit(op.unreachable);
-    c.emit(op.end);
-    c.emit(op.drop);
-    c.i32(0).idx(op.return_call_indirect, w.type([], [])).imm(table);
-    w.func([], [], c);
     const g = /** @type {any} */ (globalThis).WebAssembly;
-    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js: { tag: g.JSTag } });
+    new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (probeModule())), { js: { tag: g.JSTag } });
     return g.JSTag !== undefined;
   } catch {
     return false;
   }
 })();
+
+/**
+ * The module canWrap instantiates: a function that catches with the JS tag
+ * (import js.tag) in a try_table and ends in a tail call.
+ */
+export function probeModule() {
+  const w = new ModuleWriter();
+  const tag = w.importTag('js', 'tag', ['externref']);
+  const table = w.table('funcref', 1);
+  const c = new Code([]);
+  c.block('externref', (caught) => {
+    c.tryTable(null, [catchTag(tag, caught)], () => {});
+    c.emit(op.unreachable);
+  });
+  c.emit(op.drop);
+  c.i32(0).returnCallIndirect(w.type([], []), table);
+  w.func([], [], c);
+  return w.bytes();
+}
 
 /**
  * @typedef {{ key: string, params: string[], results: string[] }} WrappedImport
@@ -134,31 +141,6 @@ const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined
  */
 export function createGates(list, callbacks, memory, shared) {
   const first = shared?.entries.length ?? 0;
-  const w = new ModuleWriter();
-  const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
-  const dispatch = w.importTable('js', 'dispatch', 'funcref', first + list.length);
-  w.importMemory('js', 'memory', 1);
-  list.forEach((imp, i) => {
-    const at = first + i;
-    const type = w.type(imp.params, imp.results);
-    // The stub: the wrapper at `at`, with the same arguments, in its place.
-    const stub = new Code();
-    for (let p = 0; p < imp.params.length; p++) stub.idx(op.local_get, p);
-    stub.i32(at).idx(op.return_call_indirect, type).imm(dispatch);
-    w.export(imp.key, 'function', w.func(imp.params, imp.results, stub));
-    // Until the wrappers are built, a wait is outside any task.
-    const refuse = new Code();
-    refuse.i32(0).i32(at).idx(op.call, foreign).emit(op.unreachable);
-    w.export(`refuse.${at}`, 'function', w.func(imp.params, imp.results, refuse));
-  });
-  // current(slot): the task whose Wasm now runs, for a carrier to call as it
-  // enters a start.
-  {
-    const c = new Code();
-    c.i32(0).idx(op.local_get, 0).mem(op.i32_store, 2, CURRENT);
-    w.export('current', 'function', w.func(['i32'], [], c));
-  }
-
   const table = shared?.dispatch ?? new WebAssembly.Table({ element: 'anyfunc', initial: 0 });
   table.grow(first + list.length - table.length);
   /** @type {Entry[]} */
@@ -178,7 +160,7 @@ export function createGates(list, callbacks, memory, shared) {
   }
   /** @type {Record<string, any>} */
   const js = { foreign: helpers.foreign, dispatch: table, memory };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), { js });
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (stubsModule(list, first))), { js });
   const x = /** @type {Record<string, any>} */ (instance.exports);
   list.forEach((imp, i) => {
     const at = first + i;
@@ -199,6 +181,42 @@ export function createGates(list, callbacks, memory, shared) {
 }
 
 /**
+ * The stubs of the imports in `list`, at entries `first` on of the dispatch
+ * table (import js.dispatch), with the functions that refuse their waits
+ * until the wrappers are built (`refuse.AT`) and current(slot). Imports
+ * js.foreign and js.memory.
+ * @param {WrappedImport[]} list @param {number} first
+ */
+export function stubsModule(list, first) {
+  const w = new ModuleWriter();
+  const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
+  const dispatch = w.importTable('js', 'dispatch', 'funcref', first + list.length);
+  w.importMemory('js', 'memory', 1);
+  list.forEach((imp, i) => {
+    const at = first + i;
+    const type = w.type(imp.params, imp.results);
+    // The stub: the wrapper at `at`, with the same arguments, in its place.
+    const stub = new Code(imp.params);
+    for (let p = 0; p < imp.params.length; p++) stub.localGet(p);
+    stub.i32(at).returnCallIndirect(type, dispatch);
+    w.export(imp.key, 'function', w.func(imp.params, imp.results, stub));
+    // Until the wrappers are built, a wait is outside any task.
+    const refuse = new Code(imp.params);
+    refuse.i32(0).i32(at).call(foreign).emit(op.unreachable);
+    w.export(`refuse.${at}`, 'function', w.func(imp.params, imp.results, refuse));
+  });
+  // current(slot): the task whose Wasm now runs, for a carrier to call as it
+  // enters a start.
+  {
+    const c = new Code(['i32']);
+    c.i32(0).localGet(0).store('i32', CURRENT);
+    w.export('current', 'function', w.func(['i32'], [], c));
+  }
+
+  return w.bytes();
+}
+
+/**
  * Builds the wrappers of every import the stubs have, for a register file
  * whose slots are in the stubs' memory, and puts them in the dispatch table:
  * a new generation.
@@ -211,6 +229,34 @@ export function createWrappers(gates, file) {
   const generation = words[GENERATION >> 2] + 1;
   const { entries } = gates;
   const layout = file.layout;
+  const bytes = wrappersModule(entries, layout, generation);
+
+  /** @type {Record<string, any>} */
+  const js = { ...gates.helpers, registers: gates.registers, memory: gates.memory };
+  /** @type {Record<string, any>} */
+  const begin = Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin]));
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (bytes)), {
+    js,
+    begin,
+    registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
+    file: { externs: file.externTable, funcs: file.funcTable },
+  });
+  const x = /** @type {Record<string, Function>} */ (instance.exports);
+  for (const imp of entries) gates.dispatch.set(imp.at, x[String(imp.at)]);
+  words[GENERATION >> 2] = generation;
+}
+
+/**
+ * The wrappers of `entries` for registers of `layout`, of build `generation`:
+ * export AT is the wrapper of the entry at AT. Imports the JavaScript side of
+ * every wait (begin.AT), the registers' globals (registers.I, in the layout's
+ * order), the register file's reference tables (file.externs, file.funcs) and,
+ * from js, the JS tag, raise, foreign, after/fail/park per result type, the
+ * register table and the memory of the words and slots.
+ * @param {{ at: number, params: string[], results: string[] }[]} entries
+ * @param {import('./registers.mjs').Layout} layout @param {number} generation
+ */
+export function wrappersModule(entries, layout, generation) {
   const w = new ModuleWriter();
   const tag = w.importTag('js', 'tag', ['externref']);
   const raise = w.importFunc('js', 'raise', ['externref'], []);
@@ -240,27 +286,31 @@ export function createWrappers(gates, file) {
   entries.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
     const fns = /** @type {{ after: number, fail: number, park: number }} */ (perType.get(t));
-    const c = new Code();
     const n = imp.params.length;
-    const slot = n + c.local('i32');
-    const err = n + c.local('externref');
-    const value = t === null ? -1 : n + c.local(t);
-    const kept = n + c.local('i32');
-    const base = n + c.local('i32');
-    const zero = n + c.local('i32'); // stays 0: the defaults' slot
+    const c = new Code(imp.params);
+    const slot = c.local('i32');
+    const err = c.local('externref');
+    const value = t === null ? -1 : c.local(t);
+    const kept = c.local('i32');
+    const base = c.local('i32');
+    const zero = c.local('i32'); // stays 0: the defaults' slot
+    /** Pushes the value the wait delivers, if it has one. */
+    const getValue = () => { if (t !== null) c.localGet(value); };
+    /** Keeps the value on the stack as the wait's value, if it has one. */
+    const setValue = () => { if (t !== null) c.localSet(value); };
     /**
      * The task's registers, from its slot: in line when this build is the
      * current one, else through the register table's INSTALL (a wait that
      * began in an older build).
      */
     const install = () => {
-      c.i32(0).mem(op.i32_load, 2, GENERATION).i32(generation).emit(op.i32_eq);
-      c.emit(op.if, op.void);
-      code.slotBase(c, slot, base);
-      code.install(c, layout.registers, slot, base);
-      c.emit(op.else);
-      c.idx(op.local_get, slot).i32(INSTALL).idx(op.call_indirect, slotFn).imm(registerTable);
-      c.emit(op.end);
+      c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
+      c.if(() => {
+        code.slotBase(c, slot, base);
+        code.install(c, layout.registers, slot, base);
+      }, () => {
+        c.localGet(slot).i32(INSTALL).callIndirect(slotFn, registerTable);
+      });
     };
     /**
      * The task's registers into its slot, and the defaults in. A wait always
@@ -274,111 +324,102 @@ export function createWrappers(gates, file) {
     };
     /** Calls park when `after`/`fail` asked for it (and clears the flag). */
     const parkIfAsked = () => {
-      c.i32(0).mem(op.i32_load, 2, PARK);
-      c.emit(op.if, op.void);
-      c.i32(0).i32(0).mem(op.i32_store, 2, PARK);
-      c.idx(op.local_get, slot).idx(op.call, fns.park);
-      if (t !== null) c.idx(op.local_set, value);
-      c.emit(op.end);
+      c.i32(0).load('i32', PARK);
+      c.if(() => {
+        c.i32(0).i32(0).store('i32', PARK);
+        c.localGet(slot).call(fns.park);
+        setValue();
+      });
     };
     /** Pushes whether the task kept the permit (its slot is in the LENT word). */
     const keptPermit = () => {
-      c.i32(0).mem(op.i32_load, 2, LENT).idx(op.local_get, slot).emit(op.i32_eq);
+      c.i32(0).load('i32', LENT).localGet(slot).emit(op.i32_eq);
     };
-    c.i32(0).mem(op.i32_load, 2, CURRENT).idx(op.local_set, slot);
-    // The permit holder waits with its permit lent, so this wait is not its
-    // own (an export called directly from JavaScript): refused before
-    // anything of the holder's changes.
+    /** Clears the LENT word: the task goes on, its permit no longer lent. */
+    const clearLent = () => {
+      c.i32(0).i32(0).store('i32', LENT);
+    };
+
+    c.i32(0).load('i32', CURRENT).localSet(slot);
     // At the wait the task's registers are saved and the defaults installed,
     // whatever then happens to the permit: while it waits, the handler
     // globals hold the defaults. With no task holding the permit (slot 0,
     // the defaults' own), the wait is refused here: the engine would throw
     // its own error for a suspension outside `promising` before the
     // JavaScript side could say what is wrong.
-    c.idx(op.local_get, slot);
-    c.emit(op.if, op.void);
-    keptPermit();
-    c.emit(op.if, op.void);
-    c.idx(op.local_get, slot).i32(imp.at).idx(op.call, foreign);
-    c.emit(op.end);
-    suspend();
-    // The task keeps the permit across the wait unless the JavaScript side
-    // gives it up (clears the word).
-    c.i32(0).idx(op.local_get, slot).mem(op.i32_store, 2, LENT);
-    c.emit(op.else);
-    c.i32(0).i32(imp.at).idx(op.call, foreign);
-    c.emit(op.end);
-    c.emit(op.block, 0x6f); // $threw: an exception of after/fail/park
-    c.emit(op.try_table, op.void, 1, 0x00).imm(tag).imm(0);
-    c.emit(op.block, op.void); // $done
-    c.emit(op.block, 0x6f); // $caught: an exception of the wait itself
-    // try_table (result t) (catch $tag $caught) ... end
-    c.emit(op.try_table, blockType(t), 1, 0x00).imm(tag).imm(0);
-    for (let p = 0; p < n; p++) c.idx(op.local_get, p);
-    c.idx(op.call, begins[i]);
-    c.emit(op.end);
-    if (t !== null) c.idx(op.local_set, value);
-    // The task kept the permit: what JSPI delivered is final, and the
-    // task's registers go back in without a call into JavaScript.
-    keptPermit();
-    c.emit(op.if, op.void);
-    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    install();
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end);
-    c.idx(op.local_get, slot);
-    if (t !== null) c.idx(op.local_get, value);
-    c.idx(op.call, fns.after);
-    if (t !== null) c.idx(op.local_set, value);
-    parkIfAsked();
-    c.idx(op.br, 1); // $done
-    c.emit(op.end); // $caught
-    c.idx(op.local_set, err);
-    keptPermit();
-    c.idx(op.local_tee, kept);
-    c.emit(op.if, op.void);
-    c.i32(0).i32(0).mem(op.i32_store, 2, LENT);
-    // The registers first: `fail` may call into the program.
-    install();
-    c.emit(op.end);
-    c.idx(op.local_get, slot).idx(op.local_get, err).idx(op.call, fns.fail);
-    if (t !== null) c.idx(op.local_set, value);
-    parkIfAsked();
-    // A task that kept the permit has its registers installed already.
-    c.idx(op.local_get, kept);
-    c.emit(op.if, op.void);
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end);
-    c.emit(op.end); // $done
-    install();
-    if (t !== null) c.idx(op.local_get, value);
-    c.emit(op.return);
-    c.emit(op.end); // try_table
-    c.emit(op.unreachable);
-    c.emit(op.end); // $threw
-    c.idx(op.local_set, err);
-    c.idx(op.local_get, kept).emit(op.i32_eqz);
-    c.emit(op.if, op.void);
-    install();
-    c.emit(op.end);
-    c.idx(op.local_get, err).idx(op.call, raise);
+    c.localGet(slot);
+    c.if(() => {
+      // The permit holder waits with its permit lent, so this wait is not its
+      // own (an export called directly from JavaScript): refused before
+      // anything of the holder's changes.
+      keptPermit();
+      c.if(() => {
+        c.localGet(slot).i32(imp.at).call(foreign);
+      });
+      suspend();
+      // The task keeps the permit across the wait unless the JavaScript side
+      // gives it up (clears the word).
+      c.i32(0).localGet(slot).store('i32', LENT);
+    }, () => {
+      c.i32(0).i32(imp.at).call(foreign);
+    });
+    c.block('externref', (threw) => { // an exception of after, fail or park
+      c.tryTable(null, [catchTag(tag, threw)], () => {
+        c.block(null, (done) => {
+          c.block('externref', (caught) => { // an exception of the wait itself
+            c.tryTable(t, [catchTag(tag, caught)], () => {
+              for (let p = 0; p < n; p++) c.localGet(p);
+              c.call(begins[i]);
+            });
+            setValue();
+            // The task kept the permit: what JSPI delivered is final, and the
+            // task's registers go back in without a call into JavaScript.
+            keptPermit();
+            c.if(() => {
+              clearLent();
+              install();
+              getValue();
+              c.emit(op.return);
+            });
+            c.localGet(slot);
+            getValue();
+            c.call(fns.after);
+            setValue();
+            parkIfAsked();
+            c.br(done);
+          });
+          c.localSet(err);
+          keptPermit();
+          c.localTee(kept);
+          c.if(() => {
+            clearLent();
+            // The registers first: `fail` may call into the program.
+            install();
+          });
+          c.localGet(slot).localGet(err).call(fns.fail);
+          setValue();
+          parkIfAsked();
+          // A task that kept the permit has its registers installed already.
+          c.localGet(kept);
+          c.if(() => {
+            getValue();
+            c.emit(op.return);
+          });
+        });
+        install();
+        getValue();
+        c.emit(op.return);
+      });
+      c.emit(op.unreachable);
+    });
+    // An exception of after, fail or park reaches the program once the
+    // task's registers are in.
+    c.localSet(err);
+    c.localGet(kept).emit(op.i32_eqz);
+    c.if(() => install());
+    c.localGet(err).call(raise);
     c.emit(op.unreachable);
     w.export(String(imp.at), 'function', w.func(imp.params, imp.results, c));
   });
-
-  /** @type {Record<string, any>} */
-  const js = { ...gates.helpers, registers: gates.registers, memory: gates.memory };
-  /** @type {Record<string, any>} */
-  const begin = Object.fromEntries(entries.map((imp) => [String(imp.at), imp.begin]));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (w.bytes())), {
-    js,
-    begin,
-    registers: Object.fromEntries(layout.registers.map((r, i) => [String(i), r.global])),
-    file: { externs: file.externTable, funcs: file.funcTable },
-  });
-  const x = /** @type {Record<string, Function>} */ (instance.exports);
-  for (const imp of entries) gates.dispatch.set(imp.at, x[String(imp.at)]);
-  words[GENERATION >> 2] = generation;
+  return w.bytes();
 }

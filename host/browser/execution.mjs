@@ -1,0 +1,114 @@
+// A task's execution record and the state machine of its waits (internal).
+//
+// A task gets its execution record when it first needs one (it entered Wasm,
+// it failed before entering, or something asked for its signal): what the
+// wait path keeps of the wait in progress, and how the task ended. A queued
+// task has none, so that a million of them stay small.
+//
+// Every wait of a task moves its record through the wait modes below, from
+// `none` and back. The legal moves are the table LEGAL_MOVES; the wait path
+// checks each move against it when the runtime checks its invariants
+// (`checkInvariants`), as the scheduler checks every transition of a task's
+// state.
+import { InternalError } from './errors.mjs';
+
+/**
+ * What a task's wait is doing.
+ * - `none`: no wait in progress (the last one ended, or there was none). What
+ *   a wrapper's `after` receives in this mode is final: it passes it on.
+ * - `begun`: the JavaScript side of a wait runs; what it returns to JSPI is
+ *   final (an answer at once, or a gate).
+ * - `lent`: the task waits with its permit lent: its wrapper goes on in Wasm
+ *   when the operation fulfils and calls back only when it rejects. The mode
+ *   stays `lent` after the wrapper took the permit back in Wasm, which the
+ *   JavaScript side does not see (the LENT word tells: see lendParked()).
+ * - `direct`: JSPI parks the task on its operation's own promise; the
+ *   wrapper's `after` or `fail` claims the permit when it wakes.
+ * - `settled`: as `direct`, and the operation's own outcome is stored (a wait
+ *   that keeps its results: JSPI converts the value it hands the wrapper).
+ * - `chained`: the operation is continued by a reaction that makes the task
+ *   ready (no suspension module: two promise hops).
+ * - `gated`: the task is ready or about to be; its resumption settles its gate.
+ * - `delivered`: the resumption ran before the task's continuation made its
+ *   gate: the delivery waits in the record for the continuation to take it.
+ */
+export const W = Object.freeze({ none: 0, begun: 1, lent: 2, direct: 3, settled: 4, chained: 5, gated: 6, delivered: 7 });
+
+/** @type {readonly string[]} */
+export const WAIT_MODE_NAMES = Object.freeze(['none', 'begun', 'lent', 'direct', 'settled', 'chained', 'gated', 'delivered']);
+
+/** The legal moves of a wait, one bit per target mode. */
+const LEGAL_MOVES = Object.freeze([
+  /* none      -> */ (1 << W.begun) | (1 << W.lent),
+  // A task whose wrapper took a lent permit back in Wasm begins its next
+  // wait from `lent`; a rejected lent wait ends; a reclaimed one goes direct.
+  /* begun     -> */ (1 << W.none) | (1 << W.lent) | (1 << W.direct) | (1 << W.chained) | (1 << W.gated),
+  /* lent      -> */ (1 << W.begun) | (1 << W.lent) | (1 << W.direct) | (1 << W.none),
+  /* direct    -> */ (1 << W.settled) | (1 << W.none) | (1 << W.gated),
+  /* settled   -> */ (1 << W.none) | (1 << W.gated),
+  /* chained   -> */ (1 << W.gated),
+  /* gated     -> */ (1 << W.delivered) | (1 << W.none),
+  /* delivered -> */ (1 << W.none),
+]);
+
+/**
+ * Throws unless a wait may move from `from` to `to`.
+ * @param {{ toString(): string }} task @param {number} from @param {number} to
+ */
+export function checkWaitMove(task, from, to) {
+  if ((LEGAL_MOVES[from] & (1 << to)) === 0) {
+    throw new InternalError(`illegal move of the wait of ${task}: ${WAIT_MODE_NAMES[from]} -> ${WAIT_MODE_NAMES[to]}`);
+  }
+}
+
+/** How an operation settled, once its task is ready. */
+export const Outcome = Object.freeze({ pending: 0, fulfilled: 1, rejected: 2 });
+
+/**
+ * The runtime a task belongs to, as the task sees it.
+ * @typedef {{ cancel: (task: any) => boolean, lendParked: (task: any) => boolean }} TaskOwner
+ */
+
+/** What a task needs once it entered Wasm (the wait path's fields), and how it ended. */
+export class Execution {
+  /** @param {TaskOwner | null} owner */
+  constructor(owner) {
+    /** The runtime the task belongs to. */
+    this.owner = owner;
+    /** @type {unknown} why the task failed, or its CancelledError */
+    this.error = undefined;
+    /** @type {number} the wait's mode (W); its moves are checked under checkInvariants */
+    this.mode = W.none;
+    /**
+     * The spec of the import the task waits in: set from the wait's start
+     * until its delivery is made (takeWait() takes it), and kept by a lent
+     * wait whose wrapper went on in Wasm (the lease reuses it).
+     * @type {any}
+     */
+    this.wait = null;
+    /** @type {any[] | null} that wait's prepared arguments, when its spec reads them */
+    this.waitArgs = null;
+    /** @type {number} how its operation settled (Outcome), while the task is ready or settled */
+    this.outcome = Outcome.pending;
+    /**
+     * @type {unknown} the operation's value or error, owned by the suspension
+     * until delivered (only then is it the program's, or disposed); in mode
+     * `delivered`, the delivery itself. Undefined in every other mode.
+     */
+    this.result = undefined;
+    /** @type {((value: unknown) => void) | null} resolves the gate of a parked task (mode gated) */
+    this.gate = null;
+    /** @type {((error: unknown) => void) | null} rejects it */
+    this.gateReject = null;
+    /** @type {AbortController | null} created when a wait first needs the task's signal */
+    this.abort = null;
+    /** @type {AbortSignal | null} its signal */
+    this.signal = null;
+    /** @type {(() => void) | null} cancels the current wait itself (an ownCancel wait: sleep) */
+    this.cancelWait = null;
+    /** @type {((v: unknown) => any) | null} reactions to its operations, made once */
+    this.onOk = null;
+    /** @type {((e: unknown) => any) | null} */
+    this.onErr = null;
+  }
+}

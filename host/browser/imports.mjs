@@ -1,0 +1,275 @@
+// The program's import objects (internal): the waits of module "snail", the
+// suspending imports an embedder declares with suspend(), and the wait
+// specifications (WaitSpec) that say how each suspending import behaves on the
+// wait path. What a program is finally given for a wait is decided when it is
+// linked (linking.mjs): a suspension wrapper, or a plain WebAssembly.Suspending.
+import { adapter } from './adapters.mjs';
+import { SnailError } from './errors.mjs';
+import { isThenable } from './promises.mjs';
+import { Status } from './status.mjs';
+import { S } from './tasks.mjs';
+
+/** A delivery that throws into the task's Wasm instead of returning a value. */
+export const REJECT = 'reject';
+
+/**
+ * @typedef {object} SuspendOptions
+ * @property {number | bigint | 'reject'} [cancelled]  what Wasm receives when the wait ends because the
+ *   task was cancelled (default: Status.cancelled), or 'reject' to throw a CancelledError
+ * @property {number | bigint | 'reject'} [failed]  what Wasm receives when the operation rejects
+ *   (default: Status.failed), or 'reject' to throw the operation's error
+ */
+
+/**
+ * A suspending import declared by a runtime author with suspend(): the
+ * runtime turns it into a suspending import that runs `operation` at each
+ * call, with the task's AbortSignal first.
+ */
+export class SuspendingImport {
+  /**
+   * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
+   * @param {((result: unknown, context: import('./disposal.mjs').DisposeContext) => void) | undefined} discard
+   * @param {SuspendOptions} options
+   */
+  constructor(operation, discard, options) {
+    this.operation = operation;
+    this.discard = discard;
+    this.options = options;
+  }
+}
+
+/** A delivery that rejects the gate: the error is thrown into the task's Wasm. */
+export class Rejection {
+  /** @param {unknown} error */
+  constructor(error) {
+    this.error = error;
+  }
+}
+
+/** The delivery of a result that needs no conversion. @param {unknown} v */
+export const identity = (v) => v;
+
+/**
+ * How one suspending import behaves.
+ * @typedef {object} WaitSpec
+ * @property {string} name  the import's name, for messages ("snail.sleep", "env.read")
+ * @property {((args: any[]) => any[]) | null} prepare  decodes the Wasm arguments once, at
+ *   the call (what they point to may change while the task waits); a throw ends
+ *   the wait at once with the `failed` delivery of the error
+ * @property {(args: any[]) => string} describe  what the task waits on
+ * @property {((task: import('./tasks.mjs').Task, args: any[]) => unknown) | null} now  a delivery to
+ *   return at once, keeping the permit, or undefined to suspend
+ * @property {(signal: AbortSignal, task: import('./tasks.mjs').Task, args: any[]) => unknown} operation  the
+ *   adapter: a promise covering the operation and its cleanup, or a value ready now
+ * @property {boolean} ownCancel  the operation takes no signal (it gets null): it completes
+ *   at once (the built-in yield), or it sets `task._exec.cancelWait`, which cancel() calls
+ *   instead (the built-in sleep: aborting a signal costs an event dispatch)
+ * @property {(value: unknown, task: import('./tasks.mjs').Task, args: any[]) => unknown} accept  the delivery of
+ *   a result; runs with the task holding the permit and its registers installed
+ * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
+ * @property {(error: unknown, task: import('./tasks.mjs').Task, args: any[] | null) => unknown} failed  the delivery
+ *   of a failure (a Rejection to throw it)
+ * @property {((result: unknown, context: import('./disposal.mjs').DisposeContext) => void) | null} discard
+ * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
+ * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
+ *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
+ * @property {((signal: AbortSignal, arg: unknown) => unknown) | null} operation1  the
+ *   operation of a one-argument import whose arguments only the operation sees, called
+ *   without an argument list (suspend() imports)
+ * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
+ *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
+ * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
+ *   converts is the delivery, and the operation always returns a promise; derived from
+ *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
+ */
+
+/** A wait import before linking decides how the program reaches it. */
+export class WaitImport {
+  /** @param {WaitSpec} spec */
+  constructor(spec) {
+    this.spec = spec;
+  }
+}
+
+/**
+ * Makes a suspending import from a wait specification.
+ * @param {Partial<WaitSpec> & { name: string, describe: WaitSpec['describe'], operation: WaitSpec['operation'] }} partial
+ * @returns {WaitImport}
+ */
+export function suspending(partial) {
+  // Every field in one order, whatever the caller gave: all specs share one
+  // shape, so the wait path's reads of them stay monomorphic.
+  const accept = partial.accept ?? identity;
+  const discard = partial.discard ?? null;
+  // A wait whose result is delivered as it is and never disposed can take
+  // the value JSPI converts; any other keeps the operation's own value.
+  const keepsResults = accept !== identity || discard !== null;
+  /** @type {WaitSpec} */
+  const spec = {
+    name: partial.name,
+    describe: partial.describe,
+    prepare: partial.prepare ?? null,
+    now: partial.now ?? null,
+    operation: partial.operation,
+    operation1: partial.operation1 ?? null,
+    ownCancel: partial.ownCancel ?? false,
+    accept,
+    cancelled: partial.cancelled ?? Status.cancelled,
+    failed: partial.failed ?? (() => Status.failed),
+    discard,
+    nativeDiscard: partial.nativeDiscard ?? null,
+    keepsResults,
+    lendable: (partial.lendable ?? true) && !keepsResults,
+    keepsArgs: partial.keepsArgs ?? true,
+  };
+  return new WaitImport(spec);
+}
+
+/**
+ * What the imports of module "snail" reach in the runtime.
+ * @typedef {object} SnailImportHooks
+ * @property {import('./tasks.mjs').Scheduler} scheduler
+ * @property {Map<number, import('./tasks.mjs').Task>} handles  the tasks Wasm holds a handle on
+ * @property {import('./sleepers.mjs').Sleepers} sleepers
+ * @property {(entry: number, arg: number, drop: number) => number} dispatch  snail.dispatch
+ * @property {(task: import('./tasks.mjs').Task) => boolean} cancel  a cancellation request
+ * @property {(what: string) => void} refuseReentry  throws while a disposer runs
+ * @property {() => void} queuePump  grants from a microtask
+ */
+
+/**
+ * The import object of module "snail", built before the program is instantiated.
+ * @param {SnailImportHooks} hooks
+ * @param {Record<string, unknown>} [extra]  further imports of module "snail" (the host services)
+ */
+export function snailImports(hooks, extra = {}) {
+  const { scheduler: sched, handles, sleepers } = hooks;
+  const statusOf = { accept: identity, cancelled: Status.cancelled, failed: () => Status.failed };
+  return {
+    // The built-in waits are adapters on the same path as every other
+    // suspending import; `now` only answers calls that need no waiting.
+    sleep: suspending({
+      ...statusOf,
+      name: 'snail.sleep',
+      describe: ([ms]) => `snail.sleep(${ms} ms)`,
+      now: (_t, [ms]) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
+      ownCancel: true,
+      operation: (_signal, task, [ms]) => sleepers.sleep(task._exec, ms),
+    }),
+    yield: suspending({
+      ...statusOf,
+      name: 'snail.yield',
+      describe: () => 'snail.yield()',
+      lendable: false,
+      // Its operation completes at once: no signal to make for it.
+      ownCancel: true,
+      // Nothing else is ready and the turn has budget left: the permit comes
+      // straight back, so the task keeps it (lent) across the resumption.
+      now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),
+      operation: () => Status.ok,
+    }),
+    join: suspending({
+      ...statusOf,
+      name: 'snail.join',
+      describe: ([h]) => `snail.join(#${h})`,
+      now: (_t, [h]) => {
+        const child = handles.get(h);
+        if (!child) return Status.invalid;
+        return child.finished ? endStatus(child) : undefined;
+      },
+      operation: (signal, _t, [h]) => {
+        const child = /** @type {import('./tasks.mjs').Task} */ (handles.get(h));
+        // The joining task may keep its permit lent across this wait: a pump
+        // takes it back for the start, which may now enter.
+        if (sched.boost(child)) hooks.queuePump();
+        return adapter(signal, ({ resolve }) => {
+          child.done.then((c) => resolve(endStatus(c)));
+        });
+      },
+    }),
+    dispatch: (/** @type {number} */ entry, /** @type {number} */ arg, /** @type {number} */ drop) => hooks.dispatch(entry, arg, drop),
+    result: (/** @type {number} */ h) => {
+      const t = handles.get(h);
+      return t && t._s === S.returned ? /** @type {number} */ (t.value) : 0;
+    },
+    release: (/** @type {number} */ h) => {
+      const t = handles.get(h);
+      if (t && --t._handles === 0) handles.delete(h);
+    },
+    cancel_requested: () => {
+      const t = sched.holder;
+      return t !== null && t._cancelRequested ? 1 : 0;
+    },
+    cancel: (/** @type {number} */ h) => {
+      hooks.refuseReentry('snail.cancel');
+      const t = handles.get(h);
+      if (!t) return Status.invalid;
+      hooks.cancel(t);
+      return Status.ok;
+    },
+    ...extra,
+  };
+}
+
+/** The status a join delivers for a finished task. @param {import('./tasks.mjs').Task} t */
+function endStatus(t) {
+  if (t._s === S.returned) return Status.ok;
+  if (t._s === S.cancelled) return Status.cancelled;
+  return Status.failed;
+}
+
+/**
+ * The import object for a module the embedder provides; fields declared with
+ * suspend() become suspending imports.
+ * @param {string} moduleName @param {Record<string, unknown>} fields
+ * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]  the type the
+ *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
+ */
+export function userImports(moduleName, fields, typeOf = () => undefined) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const label = `${moduleName}.${name}`;
+    if (value instanceof WebAssembly.Suspending) {
+      throw new SnailError(`imports.${label} is a WebAssembly.Suspending made outside snail-core; declare it with suspend(operation) so that the scheduler owns its suspension (its gate, the permit, cancellation)`, { code: 'ERR_ADAPTER' });
+    }
+    if (!(value instanceof SuspendingImport)) {
+      out[name] = value;
+      continue;
+    }
+    const { operation, discard, options } = value;
+    const result = typeOf(moduleName, name)?.results[0];
+    // The default statuses as the import's result type has them.
+    const status = (/** @type {number} */ s) => (result === 'i64' ? BigInt(s) : s);
+    const cancelled = options.cancelled ?? status(Status.cancelled);
+    const failed = options.failed ?? status(Status.failed);
+    for (const [option, v] of /** @type {const} */ ([['cancelled', cancelled], ['failed', failed]])) {
+      const fits = v === REJECT || result === undefined || result === 'externref' || result === 'funcref'
+        || (result === 'i64' ? typeof v === 'bigint' : typeof v === 'number');
+      if (!fits) {
+        const want = result === 'i64' ? 'a BigInt' : 'a number';
+        throw new SnailError(`suspend() option ${option} of ${label} is ${typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`}, but ${label} returns ${result}: give ${want}, or 'reject' to throw into the task`, { code: 'ERR_OPTION' });
+      }
+    }
+    /** @param {unknown} p */
+    const promised = (p) => {
+      if (!isThenable(p)) {
+        throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
+      }
+      return p;
+    };
+    out[name] = suspending({
+      name: label,
+      describe: () => label,
+      keepsArgs: false,
+      operation: (signal, _task, args) => promised(args.length === 1 ? operation(signal, args[0]) : operation(signal, ...args)),
+      operation1: (signal, arg) => promised(operation(signal, arg)),
+      accept: identity,
+      cancelled,
+      failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
+      discard: discard ?? null,
+      nativeDiscard: null,
+    });
+  }
+  return out;
+}

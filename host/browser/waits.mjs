@@ -1,0 +1,636 @@
+// The wait path (internal): what happens between a task's call of a
+// suspending import and the moment its Wasm goes on. It is the hot part of
+// the runtime; the wait modes it moves a task's execution record through are
+// in execution.mjs.
+//
+// At a wait the task's registers are saved and the defaults installed (by its
+// suspension wrapper, in Wasm), the permit is given back (or kept, lent,
+// when nothing else wants it) and the operation starts with the task's
+// AbortSignal. The operation's one Promise covers the operation and its
+// cleanup; its settlement only makes a resumption ready. When the scheduler
+// grants the resumption the permit, the wait path decides what Wasm receives
+// (the result, or the cancellation when it was requested: then an undelivered
+// result is disposed, exactly once), installs the task's registers and
+// settles its gate. The task keeps the permit until its Wasm suspends again
+// or returns: settling the gate does not mean Wasm has run.
+import { CancelledError, InternalError, SnailError } from './errors.mjs';
+import { checkWaitMove, Execution, Outcome, W, WAIT_MODE_NAMES } from './execution.mjs';
+import { identity, REJECT, Rejection } from './imports.mjs';
+import { isThenable } from './promises.mjs';
+
+/** @typedef {import('./tasks.mjs').Task} Task */
+/** @typedef {import('./imports.mjs').WaitSpec} WaitSpec */
+
+/** The execution record gateExecutor() hands its functions to. @type {Execution | null} */
+let gateFor = null;
+/** @param {(v: unknown) => void} resolve @param {(e: unknown) => void} reject */
+function gateExecutor(resolve, reject) {
+  const x = /** @type {Execution} */ (gateFor);
+  x.gate = resolve;
+  x.gateReject = reject;
+}
+
+/**
+ * A new gate for a task: the promise JSPI parks it on until resume() settles
+ * it. One executor for every gate, so that a gate costs no closure of its own
+ * (with 10,000 tasks taking turns, gates are most of what survives a scavenge).
+ * @param {Execution} x
+ * @returns {Promise<unknown>}
+ */
+function gateOf(x) {
+  gateFor = x;
+  const gate = new Promise(gateExecutor);
+  gateFor = null;
+  return gate;
+}
+
+/** The arguments of an import that takes none: shared, never changed. */
+const NO_ARGS = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])));
+
+const RESOLVED = /** @type {Promise<unknown>[]} */ ([]);
+/** A settled promise per status value, reused by waits that complete at once. */
+function resolvedStatus(/** @type {number} */ s) {
+  return (RESOLVED[s] ??= Promise.resolve(s));
+}
+
+/** The refusal of a wait begun outside any task. @param {string} name  the import */
+export const outsideTask = (name) => new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
+
+/**
+ * A wait's record as takeWait() took it: valid until the next takeWait().
+ * @typedef {{ spec: WaitSpec, args: any[] | null, outcome: number, result: unknown }} TakenWait
+ */
+
+/**
+ * @typedef {object} WaitHooks
+ * @property {import('./tasks.mjs').Scheduler} scheduler
+ * @property {import('./words.mjs').SharedWords} words
+ * @property {(Task | undefined)[]} slotTasks  the task owning each register-file slot
+ * @property {{ readonly regs: import('./wasm/registers.mjs').RegisterFile }} files  the program's current register file
+ * @property {import('./disposal.mjs').Disposal} disposal
+ * @property {((type: 'suspend' | 'resume', task: Task, extra: Record<string, unknown>) => void) | null} emit
+ *   reports a task event to the trace; null when not tracing (a trace sees every
+ *   suspension, so a traced wait never lends)
+ * @property {(fn: () => void) => void} guard  runs a callback from the event loop; an exception is a
+ *   bug that breaks the runtime down
+ */
+
+export class Waits {
+  /** @param {WaitHooks} hooks */
+  constructor(hooks) {
+    this.sched = hooks.scheduler;
+    this.words = hooks.words;
+    this.slotTasks = hooks.slotTasks;
+    this.files = hooks.files;
+    this.disposal = hooks.disposal;
+    this.emit = hooks.emit;
+    this.guard = hooks.guard;
+    /** Check every move of a wait, and the records where waits begin and end. */
+    this.check = this.sched.checkInvariants;
+    /** @type {WaitSpec | null} the wait the scheduler's lease is for (set with the lease; stale once it is revoked) */
+    this.leaseSpec = null;
+    /** @type {AbortSignal | null} the signal the waits under the lease receive */
+    this.leaseSignal = null;
+    /** @type {TakenWait} reused by takeWait() */
+    this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
+  }
+
+  /**
+   * Moves a task's wait to mode `to` (checked against the legal moves under checkInvariants).
+   * @param {Task} task @param {Execution} x @param {number} to
+   */
+  move(task, x, to) {
+    if (this.check) checkWaitMove(task, x.mode, to);
+    x.mode = to;
+  }
+
+  /**
+   * A wait begins: what its record must be (checked under checkInvariants).
+   * A lent wait whose wrapper went on in Wasm left its spec behind; nothing
+   * else may be left over from an earlier wait.
+   * @param {Task} task @param {Execution} x
+   */
+  assertBegin(task, x) {
+    if (x.gate !== null || x.result !== undefined || x.outcome !== Outcome.pending || (x.wait !== null && x.mode !== W.lent)) {
+      throw new InternalError(`invariant broken: ${task} begins a wait in mode ${WAIT_MODE_NAMES[x.mode]} with ${x.gate !== null ? 'a gate' : x.wait !== null ? `the record of ${x.wait.name}` : `a result ${String(x.result)}`} left over`);
+    }
+  }
+
+  /**
+   * The JavaScript side of a wait. `direct`: it runs under a wrapper of the
+   * suspension module, and returns the operation's own promise to JSPI; the
+   * wrapper's `after` claims the permit when the task wakes. Otherwise it
+   * returns the operation continued by arrive(), which claims it first.
+   * @param {WaitSpec} spec @param {boolean} direct
+   * @param {number} [arity]  how many arguments the import takes, if known
+   */
+  waitFunction(spec, direct, arity = -1) {
+    const waits = this;
+    const sched = this.sched;
+    const disposal = this.disposal;
+    const operation1 = spec.operation1;
+    if (direct && arity === 1 && operation1 !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
+      // The common wait in one piece: a suspend() import of one argument,
+      // while nothing else wants the permit, takes it lent without building
+      // an argument list; anything else goes the general way.
+      return function lentWait(/** @type {unknown} */ arg) {
+        /** @type {Task | null} */
+        let task = null;
+        let signal;
+        const leased = waits.leaseSpec === spec && (task = sched.leaseStep()) !== null;
+        if (leased) {
+          // The task waited here lent last time, and nothing that mayLend()
+          // checks changed since (the lease is revoked when anything does):
+          // its wait record stands, the step is counted by the turn, and the
+          // wrapper put the task's slot in the LENT word as it called here.
+          if (waits.check) waits.assertLease(/** @type {Task} */ (task), spec);
+          signal = waits.leaseSignal;
+        } else {
+          task = sched.holder;
+          if (task === null || disposal.running || waits.emit !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
+          const x = waits.lendAcross(task, spec, null);
+          signal = x.signal ?? waits.signalOf(task);
+        }
+        let operation;
+        try {
+          operation = operation1(/** @type {AbortSignal} */ (signal), arg);
+        } catch (error) {
+          // Rejected, not thrown on: the task suspends as for any wait, so
+          // work the operation made ready before it threw goes first.
+          operation = Promise.reject(error);
+        }
+        if (sched.lent === task) {
+          if (!leased && sched.grantLease(/** @type {Task} */ (task))) {
+            waits.leaseSpec = spec;
+            waits.leaseSignal = /** @type {AbortSignal} */ (signal);
+          }
+          return operation;
+        }
+        // The operation itself took the permit back (it cancelled a task).
+        return waits.waitOn(/** @type {Task} */ (task), spec, true, operation);
+      };
+    }
+    // An import of no arguments (snail.yield) needs no argument list of its own.
+    if (arity === 0) return () => waitWith(NO_ARGS);
+    return wait;
+    /** @param {any[]} raw */
+    function wait(...raw) {
+      return waitWith(raw);
+    }
+    /** @param {any[]} raw */
+    function waitWith(raw) {
+      const task = sched.holder;
+      if (task === null) throw outsideTask(spec.name);
+      sched.revokeLease();
+      const x = task._exec;
+      if (waits.check) waits.assertBegin(task, x);
+      // From here on what the wrapper's `after` receives is final, unless the
+      // operation's own promise goes to JSPI below. Under a wrapper, the LENT
+      // word says the task keeps the permit (its wrapper goes on without
+      // `after`) unless it gives it up below: the wrapper put the task's slot
+      // there as it called here, after it saved the task's registers and
+      // installed the defaults. It installs the registers again when the task
+      // goes on.
+      waits.move(task, x, W.begun);
+      disposal.refuseReentry(spec.name);
+      // A cancelled task's later waits end at once; it keeps the permit. Each
+      // counts as a step of the turn: once the budget is used up, the wait
+      // gives the permit up and its resumption (cancelled) comes after the
+      // event loop's turn, or a program that loops on waits without looking
+      // at their status would starve the event loop.
+      if (task._cancelRequested) {
+        if (sched.takeStep()) {
+          waits.move(task, x, W.none);
+          return waits.deliverNow(waits.cancelDelivery(spec, task));
+        }
+        waits.giveUp(task, spec, raw, direct);
+        // No operation ran, so nothing is disposed: the resumption delivers the cancellation.
+        x.outcome = Outcome.rejected;
+        return waits.ready(task, x);
+      }
+      let args = raw;
+      if (spec.prepare) {
+        try {
+          args = spec.prepare(raw);
+        } catch (error) {
+          waits.move(task, x, W.none);
+          return waits.deliverNow(spec.failed(error, task, null));
+        }
+      }
+      if (spec.now) {
+        const delivery = spec.now(task, args);
+        if (delivery !== undefined) {
+          // The task keeps the permit across the resumption JSPI makes of a
+          // settled promise; under a wrapper it keeps it lent, so the wrapper
+          // goes on without calling back.
+          if (direct && waits.emit === null) waits.lendAcross(task, spec, args);
+          else waits.move(task, x, W.none);
+          return resolvedStatus(/** @type {number} */ (delivery));
+        }
+      }
+      // Nothing else wants the permit: the task keeps it for this wait, and
+      // its wrapper goes on without calling back (unless something reclaims
+      // it meanwhile, the operation itself included).
+      const lend = direct && spec.lendable && waits.emit === null && sched.mayLend();
+      if (lend) {
+        waits.lendAcross(task, spec, args);
+      } else {
+        waits.giveUp(task, spec, args, direct);
+      }
+      let operation;
+      try {
+        operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : waits.signalOf(task), task, args);
+      } catch (error) {
+        operation = Promise.reject(error);
+      }
+      if (lend && sched.lent === task) {
+        if (isThenable(operation)) return operation;
+        // A value ready now: the task becomes an ordinary suspended one and
+        // its resumption queues behind the work that is ready.
+        sched.reclaim();
+      }
+      return waits.waitOn(task, spec, direct, operation);
+    }
+  }
+
+  /**
+   * The task that begins a wait gives the permit up: its registers saved
+   * (under a wrapper, the wrapper saved them already), the wait recorded for
+   * observers and for its resumption, the permit free.
+   * @param {Task} task @param {WaitSpec} spec @param {any[]} args @param {boolean} direct
+   */
+  giveUp(task, spec, args, direct) {
+    if (direct) this.words.clearLent();
+    else this.files.regs.suspend(task._slot);
+    const x = task._exec;
+    x.wait = spec;
+    x.waitArgs = spec.keepsArgs ? args : null;
+    this.sched.suspend(task);
+    this.words.setCurrent(0);
+    if (this.emit !== null) this.emit('suspend', task, { waitingOn: task.waitingOn });
+  }
+
+  /**
+   * The executing task keeps its permit, lent, across the wait it begins: its
+   * wrapper takes it back in Wasm. The wait is recorded as for a suspension,
+   * in case the permit is reclaimed and the task resumes the ordinary way.
+   * @param {Task} task @param {WaitSpec} spec @param {any[] | null} args
+   * @returns {Execution} the task's execution record
+   */
+  lendAcross(task, spec, args) {
+    const x = task._exec;
+    if (this.check && x.mode !== W.begun) this.assertBegin(task, x);
+    x.wait = spec;
+    x.waitArgs = spec.keepsArgs ? args : null;
+    this.move(task, x, W.lent);
+    // The wrapper put the task's slot in the LENT word as it called the wait.
+    this.sched.lend(task);
+    return x;
+  }
+
+  /**
+   * Under checkInvariants, at every wait taken under the lease: the
+   * scheduler's invariants, and the task's wait record as its last lent wait
+   * of the same import left it. A broken one breaks the runtime down (thrown
+   * into the wait, it would reach the task as the wait's failure). The
+   * closure is here, not in the wait: a closure over the wait's locals there
+   * made every suspended task larger (resident memory, bench/analysis.md).
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  assertLease(task, spec) {
+    this.guard(() => {
+      this.sched.assertInvariants();
+      const x = task._exec;
+      if (x.mode !== W.lent || x.wait !== spec || x.waitArgs !== null) {
+        throw new InternalError(`invariant broken: ${task} waits under the lease in mode ${WAIT_MODE_NAMES[x.mode]} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
+      }
+    });
+  }
+
+  /**
+   * What a suspended task's wait hands JSPI once its operation started,
+   * unless the task kept the permit lent.
+   * @param {Task} task @param {WaitSpec} spec @param {boolean} direct @param {unknown} operation
+   */
+  waitOn(task, spec, direct, operation) {
+    const x = task._exec;
+    if (!isThenable(operation)) {
+      // Completed already (yield): the resumption queues behind the work that is ready now.
+      x.outcome = Outcome.fulfilled;
+      x.result = operation;
+      return this.ready(task, x);
+    }
+    if (direct) {
+      // JSPI parks the task on the operation's own promise: one hop. The
+      // value JSPI hands the wrapper is converted to the import's type; these
+      // reactions, registered first, keep the original and run just before
+      // JSPI's. (A reclaim during the operation made the wait direct already.)
+      if (x.mode !== W.direct) this.move(task, x, W.direct);
+      if (spec.keepsResults) operation.then(x.onOk ??= this.onOk(task), x.onErr ??= this.onErr(task));
+      this.sched.pump(false);
+      return operation;
+    }
+    // The continuation makes the task ready before Wasm resumes: two hops.
+    this.move(task, x, W.chained);
+    this.sched.pump(false);
+    return operation.then(x.onOk ??= this.onOk(task), x.onErr ??= this.onErr(task));
+  }
+
+  /**
+   * The task's operation settled (or none runs): its resumption joins the
+   * ready queue, and what the continuation hands JSPI is the delivery, if the
+   * scheduler granted the task at once, else a gate.
+   * @param {Task} task @param {Execution} x
+   */
+  ready(task, x) {
+    this.move(task, x, W.gated);
+    this.sched.readyTask(task);
+    this.sched.pump(false);
+    return this.delivered(task, x);
+  }
+
+  /**
+   * The wrapper's `after`/`fail`: the task's Wasm is running again. A final
+   * value passes through. A directly awaited operation has settled: the task
+   * takes the permit here and now when nothing is ahead of it and the turn
+   * has budget left; otherwise it becomes ready, and the wrapper is told to
+   * park it.
+   * @param {number} slot @param {number} outcome  Outcome.fulfilled or rejected
+   * @param {unknown} value @param {unknown} zero  what the wrapper returns when it parks
+   */
+  land(slot, outcome, value, zero) {
+    const task = this.slotTasks[slot];
+    if (task === undefined) {
+      // Not a task's wait: a misuse error thrown by the wait itself.
+      if (outcome === Outcome.rejected) throw value;
+      return value;
+    }
+    const x = task._exec;
+    const mode = x.mode;
+    if (mode === W.lent) return this.endLend(task, x, outcome, value);
+    if (mode !== W.direct && mode !== W.settled) {
+      // A final value, or an exception that did not come from an operation
+      // (a misuse error thrown by the wait itself): pass it on.
+      if (mode !== W.none) this.move(task, x, W.none);
+      if (outcome === Outcome.rejected) throw value;
+      return value;
+    }
+    if (mode === W.direct) {
+      // No reaction stored the operation's own outcome (the wait keeps no
+      // results, or its operation is a foreign thenable): take what JSPI
+      // delivered.
+      x.outcome = outcome;
+      x.result = value;
+    }
+    if (this.sched.holder === null && !task._cancelRequested && this.sched.claim(task)) {
+      // Nothing is ahead and the turn has budget: the task takes the permit
+      // here, without the ready queue.
+      this.move(task, x, W.none);
+      const taken = this.takeWait(task, x);
+      // The wrapper installs the registers when it goes on; a delivery that
+      // calls into the program needs them now.
+      if (taken.spec.accept !== identity) this.files.regs.install(slot);
+      this.words.setCurrent(slot);
+      if (this.emit !== null) this.emit('resume', task, { cancelled: false });
+      const delivery = this.deliver(task, taken);
+      if (delivery instanceof Rejection) throw delivery.error;
+      return delivery;
+    }
+    this.move(task, x, W.gated);
+    try {
+      this.sched.readyTask(task);
+      this.sched.pump(false);
+    } catch (error) {
+      this.guard(() => { throw error; });
+    }
+    if (x.mode === W.delivered) return this.takeDelivery(task, x);
+    this.words.askPark();
+    return zero;
+  }
+
+  /**
+   * A task whose permit was lent for its wait calls back: its operation
+   * rejected (a fulfilled one goes on in Wasm). It still holds the permit.
+   * @param {Task} task @param {Execution} x @param {number} outcome @param {unknown} value
+   */
+  endLend(task, x, outcome, value) {
+    this.sched.endLend(task);
+    this.words.clearLent();
+    this.move(task, x, W.none);
+    x.outcome = outcome;
+    x.result = value;
+    const delivery = this.deliver(task, this.takeWait(task, x));
+    if (delivery instanceof Rejection) throw delivery.error;
+    return delivery;
+  }
+
+  /**
+   * Whether a task whose permit was lent still waits: its wrapper has not
+   * taken the permit back.
+   * @param {Task} task
+   */
+  lendParked(task) {
+    const x = task._x;
+    return x instanceof Execution && x.mode === W.lent && this.words.keeps(task._slot);
+  }
+
+  /**
+   * The scheduler took the permit lent to this task back while it waits: it
+   * waits on as an ordinary suspended task. Its wrapper saved its registers
+   * as the wait began, and calls `after` when it wakes.
+   * @param {Task} task
+   */
+  reclaimed(task) {
+    this.words.clearLent();
+    this.move(task, task._exec, W.direct);
+    this.words.setCurrent(0);
+  }
+
+  /**
+   * The wrapper's `park`: a gate the scheduler settles with the delivery when
+   * the task's turn comes.
+   * @param {number} slot
+   */
+  park(slot) {
+    return gateOf(/** @type {Task} */ (this.slotTasks[slot])._exec);
+  }
+
+  /**
+   * The reactions to a task's operations, made once per task. A directly
+   * awaited operation's outcome is kept for land(); any other continues the
+   * operation (two hops) and arrives.
+   * @param {Task} task
+   */
+  onOk(task) {
+    return (/** @type {unknown} */ value) => (task._exec.mode === W.direct ? this.store(task, Outcome.fulfilled, value) : this.arrive(task, Outcome.fulfilled, value));
+  }
+
+  /** @param {Task} task */
+  onErr(task) {
+    return (/** @type {unknown} */ error) => (task._exec.mode === W.direct ? this.store(task, Outcome.rejected, error) : this.arrive(task, Outcome.rejected, error));
+  }
+
+  /**
+   * Keeps a directly awaited operation's outcome for land().
+   * @param {Task} task @param {number} outcome @param {unknown} value
+   */
+  store(task, outcome, value) {
+    const x = task._exec;
+    x.outcome = outcome;
+    x.result = value;
+    this.move(task, x, W.settled);
+  }
+
+  /**
+   * The operation of a suspended task settled: it becomes ready. Nothing is
+   * delivered yet; the suspension owns a successful result until resume().
+   * If the scheduler grants the task at once, the delivery is returned (and
+   * JSPI resumes the task one hop later); otherwise a gate that resume()
+   * settles when the task's turn comes.
+   * @param {Task} task @param {number} outcome @param {unknown} value
+   */
+  arrive(task, outcome, value) {
+    const x = task._exec;
+    try {
+      x.outcome = outcome;
+      x.result = value;
+      this.move(task, x, W.gated);
+      this.sched.readyTask(task);
+      this.sched.pump(true);
+    } catch (error) {
+      this.guard(() => { throw error; });
+    }
+    return this.delivered(task, x);
+  }
+
+  /**
+   * What a ready task's continuation hands to JSPI: the delivery, if resume()
+   * already produced it, else a gate for resume() to settle.
+   * @param {Task} task @param {Execution} x
+   */
+  delivered(task, x) {
+    return x.mode === W.delivered ? this.takeDelivery(task, x) : gateOf(x);
+  }
+
+  /**
+   * The delivery resume() left in the record, taken by the continuation.
+   * @param {Task} task @param {Execution} x
+   */
+  takeDelivery(task, x) {
+    const delivery = x.result;
+    x.result = undefined;
+    this.move(task, x, W.none);
+    if (delivery instanceof Rejection) throw delivery.error;
+    return delivery;
+  }
+
+  /** A delivery handed to JSPI at once. @param {unknown} delivery */
+  deliverNow(delivery) {
+    if (delivery instanceof Rejection) return Promise.reject(delivery.error);
+    return typeof delivery === 'number' ? resolvedStatus(delivery) : Promise.resolve(delivery);
+  }
+
+  /** What a cancelled task's wait delivers. @param {WaitSpec} spec @param {Task} task */
+  cancelDelivery(spec, task) {
+    if (spec.cancelled === REJECT) return new Rejection(CancelledError.quick(`${task} was cancelled while waiting on ${spec.name}`, { task }));
+    return spec.cancelled;
+  }
+
+  /**
+   * The task's wait ends: its record (the spec, its arguments, the
+   * operation's outcome and result) is taken out and cleared.
+   * @param {Task} task @param {Execution} x
+   * @returns {TakenWait} valid until the next takeWait()
+   */
+  takeWait(task, x) {
+    const spec = x.wait;
+    if (spec === null) throw new InternalError(`${task} ends a wait it has no record of (mode ${WAIT_MODE_NAMES[x.mode]})`);
+    const taken = this.taken;
+    taken.spec = spec;
+    taken.args = x.waitArgs;
+    taken.outcome = x.outcome;
+    taken.result = x.result;
+    x.wait = null;
+    x.waitArgs = null;
+    x.outcome = Outcome.pending;
+    x.result = undefined;
+    return taken;
+  }
+
+  /**
+   * What Wasm receives for a wait that ends with its operation's outcome, the
+   * task holding the permit and its registers installed: the accepted
+   * result, the failure's delivery, or a rejection (a broken adapter, whose
+   * error is a bug to fix rather than a status to handle, or a delivery that
+   * threw: a backend that returned the wrong kind of value).
+   * @param {Task} task @param {TakenWait} taken
+   */
+  deliver(task, taken) {
+    const { spec, args, result } = taken;
+    try {
+      if (taken.outcome === Outcome.fulfilled) return spec.accept(result, task, /** @type {any[]} */ (args));
+      if (result instanceof SnailError && result.code === 'ERR_ADAPTER') return new Rejection(result);
+      return spec.failed(result, task, args);
+    } catch (error) {
+      return new Rejection(error);
+    }
+  }
+
+  /**
+   * The engine's resume: the resumption was granted the permit. Decides what
+   * Wasm receives, installs the task's registers and settles its gate. This
+   * is where the suspension hands a successful result over, or, when
+   * cancellation was requested, disposes it.
+   * @param {Task} task
+   */
+  resume(task) {
+    const x = task._exec;
+    if (x.mode !== W.gated) throw new InternalError(`${task} was resumed in wait mode ${WAIT_MODE_NAMES[x.mode]}, not gated`);
+    const gate = x.gate;
+    const reject = x.gateReject;
+    x.gate = null;
+    x.gateReject = null;
+    const taken = this.takeWait(task, x);
+    let delivery;
+    if (task._cancelRequested) {
+      // Sticky: even a result that was already queued resumes as cancelled.
+      // Disposers run outside any task, on the defaults.
+      if (taken.outcome === Outcome.fulfilled) this.disposal.dispose(taken.spec, task, taken.result);
+      delivery = this.cancelDelivery(taken.spec, task);
+      this.files.regs.install(task._slot);
+      this.words.setCurrent(task._slot);
+    } else {
+      // The task's registers first: accepting a result may call into the
+      // program (to allocate the memory it is delivered in), on its stack.
+      this.files.regs.install(task._slot);
+      this.words.setCurrent(task._slot);
+      delivery = this.deliver(task, taken);
+    }
+    if (this.emit !== null) this.emit('resume', task, { cancelled: task._cancelRequested });
+    if (gate === null || reject === null) {
+      // Granted before its continuation made a gate: the continuation takes
+      // the delivery from the record.
+      this.move(task, x, W.delivered);
+      x.result = delivery;
+    } else {
+      this.move(task, x, W.none);
+      if (delivery instanceof Rejection) reject(delivery.error);
+      else gate(delivery);
+    }
+  }
+
+  /**
+   * The AbortSignal a task's waits receive; it aborts when the task's
+   * cancellation is requested.
+   * @param {Task} task
+   */
+  signalOf(task) {
+    const x = task._exec;
+    if (x.signal === null) {
+      x.abort = new AbortController();
+      // Kept: in browsers the `signal` accessor is a call into the embedder.
+      x.signal = x.abort.signal;
+    }
+    return x.signal;
+  }
+}
