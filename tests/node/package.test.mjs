@@ -504,3 +504,74 @@ test('package: the_guides_page_runs_the_program_in_chromium', async () => {
     await server.close();
   }
 });
+
+test('package: the_workers_md_snippets_run_in_a_fresh_project_in_node_and_in_a_chromium_module_worker', async () => {
+  const doc = fs.readFileSync(path.join(app, 'node_modules/snail-core/docs/workers.md'), 'utf8');
+  const js = blocks(doc, 'js');
+  const pick = (/** @type {string} */ first) => {
+    const b = js.find((x) => x.startsWith(first));
+    assert.ok(b, `workers.md shows ${first}`);
+    return b;
+  };
+  const dir = path.join(app, 'workers');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'main.mjs'), pick('// main.mjs'));
+  fs.writeFileSync(path.join(dir, 'hello-worker.mjs'), pick('// hello-worker.mjs'));
+  const r = run(process.execPath, ['main.mjs'], { cwd: dir });
+  assert.equal(r.status, 0, r.all);
+  assert.equal(r.stdout, 'returned 0\n');
+  // The module worker, beside a page at the project's root as the snippet says.
+  fs.writeFileSync(path.join(app, 'hello-worker.js'), pick('// hello-worker.js'));
+  fs.writeFileSync(path.join(app, 'worker.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><pre id="out"></pre>\n'
+    + "<script type=\"module\">const w = new Worker(new URL('./hello-worker.js', import.meta.url), { type: 'module' }); w.onmessage = (e) => { document.getElementById('out').textContent = e.data; };</script>\n");
+  const server = await startServer({ root: app });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const log = collectConsole(page);
+    await page.goto(`${server.url}/worker.html`);
+    await page.waitForFunction(() => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
+      .catch((error) => { throw new Error(`${error.message}\n${log.format()}`); });
+    assert.equal(await page.textContent('#out'), 'returned 0');
+    assert.deepEqual(log.pageErrors, [], log.format());
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('package: a_vite_app_in_a_fresh_project_loads_the_shipped_program_as_the_guide_says', async () => {
+  const line = /^- Vite: `(import helloUrl from '[^']+')`, then\n {2}`(Runtime\.load\(helloUrl\))`/m.exec(guide);
+  assert.ok(line, 'the guide says how a Vite app reaches a shipped program');
+  const site = path.join(app, 'site');
+  fs.mkdirSync(site, { recursive: true });
+  fs.writeFileSync(path.join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><pre id="out"></pre><script type="module" src="./main.js"></script>\n');
+  fs.writeFileSync(path.join(site, 'main.js'), `import { Runtime } from 'snail-core';
+${line[1]};
+
+const rt = await ${line[2].replace(')', ', { stdout: () => {} })')};
+const task = rt.dispatch('main');
+await rt.drain();
+await rt.close();
+document.getElementById('out').textContent = \`\${task.state} \${task.value}\`;
+`);
+  // The repository's Vite, as if the project had installed it.
+  const { build } = await import(path.join(root, 'node_modules/vite/dist/node/index.js'));
+  await build({ root: site, configFile: false, logLevel: 'silent', build: { outDir: path.join(site, 'dist'), emptyOutDir: true, target: 'esnext' } });
+  const assets = fs.readdirSync(path.join(site, 'dist/assets'));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, `the program is among the assets: ${assets}`);
+  const server = await startServer({ root: path.join(site, 'dist') });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const log = collectConsole(page);
+    await page.goto(`${server.url}/index.html`);
+    await page.waitForFunction(() => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
+      .catch((error) => { throw new Error(`${error.message}\n${log.format()}`); });
+    assert.equal(await page.textContent('#out'), 'returned 0');
+    assert.deepEqual(log.pageErrors, [], log.format());
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
