@@ -82,8 +82,10 @@ test('workers: a_pool_spreads_tasks_over_its_workers_and_gathers_what_one_runtim
   }
 });
 
-test('workers: cancellation_and_close_reach_the_tasks_in_their_workers', async () => {
+test('workers: cancellation_and_close_reach_the_tasks_in_their_workers', async (t) => {
   const pool = await Pool.create({ size: 2, program: PROGRAM });
+  // If an assertion fails, the workers still end (close() twice is harmless).
+  t.after(() => pool.close());
   // A task that would run for minutes, cancelled while it runs (it yields every round).
   const stop = new AbortController();
   const long = pool.run('work', 1_000_000, { signal: stop.signal });
