@@ -101,9 +101,12 @@ function reexports(text) {
  * the class constructible), other `@internal` members, and `readonly` for a
  * field whose JSDoc says `@readonly` (TypeScript 7 drops it on a field
  * assigned in the constructor). The modules this applies to are
- * host/browser/tasks.mjs and bridge.mjs; everywhere else internal state is
- * `#private`, constructors that only snail-core calls are `@private`, and
- * read-only fields are getters, which tsc declares as they are.
+ * host/browser/tasks.mjs's Task (`_` members, its constructor, `id` and
+ * `entry`) and the members the other modules mark `@internal`. tsc's
+ * stripInternal would drop an @internal constructor and leave the class
+ * constructible; API Extractor's trimmed roll-up analyses @internal members
+ * before it drops them, so the internal types they name (Bridge,
+ * ModuleLoader) would count as types the surface forgot to export.
  * @param {string} text  one .d.mts file
  */
 function publicSurface(text) {
