@@ -4,7 +4,7 @@
 //   node --expose-gc bench/run.mjs [--quick] [--only GROUP[,GROUP...]] [--out FILE]
 //
 // --only runs some groups (control, switch, anatomy, start, fanout, asyncify,
-// memory, scale, fairness, collection, cancellation), for working on one figure; the
+// memory, scale, fairness, collection, cancellation, workers), for working on one figure; the
 // report wants a whole run.
 //
 // `npm run bench` builds first and runs this, then the same suite in Chromium.
@@ -20,6 +20,7 @@ import '../host/node/root.mjs';
 import { benchArgs } from './args.mjs';
 import { runSuite } from './suite.mjs';
 import { formatTable, machine } from './table.mjs';
+import { workersBench } from './workers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const values = benchArgs('node --expose-gc bench/run.mjs', 'Runs the benchmark suite under Node and writes bench/results/node.json\n(node-partial.json with --only); node bench/report.mjs makes the report.');
@@ -74,6 +75,7 @@ const { results } = await runSuite({
     };
   },
   log: (line) => process.stderr.write(`bench: ${line}\n`),
+  workers: workersBench,
 });
 
 const report = { env: `Node ${process.versions.node} (V8 ${process.versions.v8})`, machine: machine(), date: new Date(started).toISOString(), quick: values.quick, results };

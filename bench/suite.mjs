@@ -13,6 +13,8 @@ import { internals } from '../host/browser/debug.mjs';
  * @property {string} env  'node' or 'chromium'
  * @property {(name: string) => any} program  a source for Runtime.load / WebAssembly.compile
  * @property {(name: string) => Promise<Uint8Array>} bytes  the bytes of a program
+ * @property {(options: { quick?: boolean, log?: (line: string) => void }) => Promise<Result[]>} [workers]
+ *   the workers group's rows, where the host can start workers
  * @property {() => void} [gc]  forces a garbage collection, if the host can
  * @property {() => void} [minorGc]  forces a young-generation collection, if the host can
  * @property {number} [cancellationRounds]  measured rounds of the cancellation group (3 by default)
@@ -682,6 +684,12 @@ export async function runSuite(host) {
       ms.push(await round(n));
     }
     add({ name: `cancellation: ${n.toLocaleString('en')} timer-suspended tasks settle after close()`, unit: 'close', subject: `close() of a runtime with every task sleeping (one warm-up round, ${measured} measured)`, value: spread(ms), scale: 'ms', baselineName: 'bare promising calls, timers cleared and settled', baseline: spread(rawMs), goal: '<= 50 ms', counters: { cancelled } });
+  }
+
+  // One runtime per worker, each on its own agent: only a host that can start
+  // workers measures it (Node, bench/workers.mjs).
+  if (want('workers') && host.workers) {
+    for (const r of await host.workers({ quick: host.quick, log: host.log })) results.push(r);
   }
 
   for (const r of results) judge(r);

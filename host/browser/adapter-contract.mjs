@@ -8,6 +8,10 @@
 // Every adapter, ours or a runtime author's, must pass these cases: it handles
 // an already aborted signal, removes its listeners when it completes normally,
 // disarms promptly when aborted, and settles only after the cleanup it owns.
+/// <reference lib="dom" preserve="true" />
+// The API speaks of WebAssembly, AbortSignal, Response and the page's elements,
+// which TypeScript declares in its DOM library: the declarations bring it in,
+// so that a Node project without "dom" in its lib compiles.
 
 /**
  * @typedef {object} AdapterUnderTest

@@ -34,7 +34,7 @@ export function abortReason(signal) {
  * @typedef {object} AdapterControls
  * @property {(value: T) => void} resolve  completes the operation
  * @property {(error: unknown) => void} reject  fails the operation
- * @property {(target: { removeEventListener?: Function, off?: Function }, type: string, listener: (...args: any[]) => void) => void} listen
+ * @property {(target: { removeEventListener?: Function, off?: Function }, type: string, listener: (...args: never[]) => void) => void} listen
  *   adds a listener that is removed however the operation ends
  * @property {(fn: () => void, ms: number) => void} timer  arms a timer that is cleared however it ends
  * @property {(cleanup: () => void | PromiseLike<void>) => void} onCleanup

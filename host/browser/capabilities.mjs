@@ -11,17 +11,46 @@ export const hasJspi = typeof g.WebAssembly?.Suspending === 'function' && typeof
 /** Running under Node.js (or a runtime that presents itself as Node). */
 export const isNode = typeof g.process?.versions?.node === 'string';
 
-/** The engine, for messages: "Node 26.10.0", "Chromium", ... */
+/** The engine, for messages: "Node 26.10.0", "Chromium", ... @type {string} */
 export const engineName = isNode ? `Node ${g.process.versions.node}` : (g.navigator?.userAgent ?? 'unknown engine');
 
 /** What to tell a user whose engine lacks JSPI. */
 export function jspiAdvice() {
   if (isNode) {
     const major = Number(String(g.process.versions.node).split('.')[0]);
-    if (major === 24) return 'run Node 24 with --experimental-wasm-jspi, or use Node 25 or newer (npm install node@26)';
-    return `Node ${g.process.versions.node} has no JSPI; use Node 25 or newer (npm install node@26)`;
+    // The script as the user would type it: relative to the working directory when inside it.
+    const argv1 = g.process.argv?.[1];
+    const cwd = typeof g.process.cwd === 'function' ? `${g.process.cwd()}/` : '';
+    const script = typeof argv1 !== 'string' ? '' : ` ${cwd && argv1.startsWith(cwd) ? argv1.slice(cwd.length) : argv1}`;
+    if (major === 24) return `run Node 24 with --experimental-wasm-jspi, or use Node 25 or newer (npx node@26${script})`;
+    return `Node ${g.process.versions.node} has no JSPI; use Node 25 or newer (npx node@26${script})`;
   }
   return 'use a browser with JSPI: Chrome 137+, Firefox 153+ or Safari 27+';
+}
+
+/** @type {Set<unknown>} */
+const terminal = new Set();
+
+/**
+ * Makes `error` end a Node process with one line instead of a stack trace if
+ * nobody catches it: an engine without JSPI is not a bug whose stack helps
+ * anyone, and the line says what to run instead. A caught error is untouched,
+ * and every other uncaught error reaches Node's own report as before.
+ * @template {Error} E
+ * @param {E} error
+ * @returns {E}
+ */
+export function endsProcessQuietly(error) {
+  if (!isNode || typeof g.process.on !== 'function') return error;
+  if (terminal.size === 0) {
+    g.process.on('uncaughtExceptionMonitor', (/** @type {unknown} */ uncaught) => {
+      if (!terminal.has(uncaught)) return;
+      g.process.stderr.write(`${/** @type {Error} */ (uncaught).message}\n`);
+      g.process.exit(1);
+    });
+  }
+  terminal.add(error);
+  return error;
 }
 
 /**
@@ -57,5 +86,5 @@ export function bestMacrotask() {
   return { name: 'setTimeout', schedule: (cb) => { g.setTimeout(cb, 0); } };
 }
 
-/** A monotonic clock in milliseconds. */
+/** A monotonic clock in milliseconds. @type {() => number} */
 export const now = typeof g.performance?.now === 'function' ? () => g.performance.now() : () => Date.now();

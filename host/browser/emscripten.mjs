@@ -23,11 +23,11 @@ export const EMSCRIPTEN_SECTION = 'snail.emscripten';
 /**
  * The factory emcc generates with -sMODULARIZE (its -sEXPORT_NAME, by default
  * `Module`): called with a Module object, it returns a Promise of it.
- * @typedef {(moduleArg?: Record<string, any>) => PromiseLike<unknown>} EmscriptenFactory
+ * @typedef {(moduleArg?: Record<string, unknown>) => PromiseLike<unknown>} EmscriptenFactory
  *
  * @typedef {object} EmscriptenOptions
  * @property {EmscriptenFactory} factory
- * @property {Record<string, any>} [module]  properties for Emscripten's Module object
+ * @property {Record<string, unknown>} [module]  properties for Emscripten's Module object
  *   (`print`, `preRun`, `locateFile`, ...). This object *becomes* the Module object, so the
  *   embedder can keep it to reach `HEAPU8`, `ccall` and the other exported runtime methods
  *   after loading. `instantiateWasm`, `noInitialRun` and `quit` are the runtime's.

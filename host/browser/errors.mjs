@@ -68,6 +68,7 @@ export class CancelledError extends Error {
    * scheduler, so its stack would only show snail-core's internals, and
    * capturing one costs microseconds per task when thousands are cancelled.
    * @param {string} message @param {{ task: import('./tasks.mjs').Task }} options
+   * @internal
    */
   static quick(message, options) {
     const g = /** @type {any} */ (Error);

@@ -6,11 +6,15 @@
 //   await rt.drain();
 //   console.log(await task.result, rt.stats());
 //   await rt.close();
+/// <reference lib="dom" preserve="true" />
+// The API speaks of WebAssembly, AbortSignal, Response and the page's elements,
+// which TypeScript declares in its DOM library: the declarations bring it in,
+// so that a Node project without "dom" in its lib compiles.
 import { describeProgram, runtimeProvides } from './abi.mjs';
-import { Bridge, SuspendingImport } from './bridge.mjs';
+import { Bridge, SuspendingImport as SuspendingImportClass } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
-import { bestMacrotask, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
+import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { platform } from './platform.mjs';
 import { DEFAULT_MAX_MODULE_BYTES, loadModule } from './program.mjs';
@@ -45,11 +49,14 @@ export { EventQueue, eventDetail, registerPort, registerQueued, registerSelector
  * failures. It may not suspend or re-enter snail-core; asynchronous cleanup it
  * starts goes to `context.track(promise)`, which close() waits for.
  *
- * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
- * @param {(result: any, context: import('./bridge.mjs').DisposeContext) => void} [discard]
- * @param {import('./bridge.mjs').SuspendOptions} [options]  what Wasm receives when the
+ * @template {unknown[]} A  the arguments Wasm passes (numbers, BigInts, references)
+ * @template R  what the operation fulfils with
+ * @param {(signal: AbortSignal, ...args: A) => PromiseLike<R>} operation
+ * @param {(result: R, context: DisposeContext) => void} [discard]
+ * @param {SuspendOptions} [options]  what Wasm receives when the
  *   task was cancelled (`cancelled`, default Status.cancelled) or the operation
  *   rejected (`failed`, default Status.failed); 'reject' throws into Wasm instead
+ * @returns {SuspendingImport}
  */
 export function suspend(operation, discard, options = {}) {
   if (typeof operation !== 'function') {
@@ -65,7 +72,9 @@ export function suspend(operation, discard, options = {}) {
       throw new SnailError(`suspend() option ${key} is ${JSON.stringify(value)}: give the value Wasm receives (a number, a BigInt for i64) or 'reject'`, { code: 'ERR_ARG' });
     }
   }
-  return new SuspendingImport(operation, discard ?? undefined, options);
+  // The bridge hands the disposer only what this operation fulfilled with.
+  const dispose = /** @type {((result: unknown, context: DisposeContext) => void) | undefined} */ (discard ?? undefined);
+  return new SuspendingImportClass(operation, dispose, options);
 }
 
 /** Default size of each task's shadow-stack segment, in bytes. */
@@ -232,6 +241,15 @@ function enteredBounds(options) {
  * @typedef {import('./services.mjs').HostServices} HostServices
  * @typedef {import('./services.mjs').Permissions} Permissions
  * @typedef {import('./storage-indexeddb.mjs').IndexedDBStorageOptions} IndexedDBStorageOptions
+ * @typedef {import('./tasks.mjs').TaskStateName} TaskStateName
+ * @typedef {import('./emscripten.mjs').EmscriptenFactory} EmscriptenFactory
+ * @typedef {import('./emscripten.mjs').EmscriptenOptions} EmscriptenOptions
+ * @typedef {import('./page.mjs').RegisterOptions} RegisterOptions
+ */
+/**
+ * What suspend() returns: a suspending import for the `imports` option of
+ * Runtime.load. Its members belong to the runtime.
+ * @typedef {object} SuspendingImport
  */
 
 /**
@@ -291,7 +309,7 @@ function enteredBounds(options) {
  * What close() reports.
  * @typedef {object} CloseReport
  * @property {number[]} cancelled  ids of the tasks close() cancelled
- * @property {{ id: number, entry: string, state: import('./tasks.mjs').TaskStateName, waitingOn: string | null }[]} stuck
+ * @property {{ id: number, entry: string, state: TaskStateName, waitingOn: string | null }[]} stuck
  *   tasks still live when close() stopped waiting (only with a timeout)
  * @property {number} pendingCleanups  asynchronous cleanups that had not settled
  * @property {{ task: number, operation: string, error: unknown }[]} disposerErrors
@@ -314,7 +332,7 @@ export class Runtime {
    */
   static async load(source, options = {}) {
     if (!hasJspi) {
-      throw new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' });
+      throw endsProcessQuietly(new SnailError(`snail-core needs JSPI (WebAssembly.Suspending and WebAssembly.promising): ${jspiAdvice()}`, { code: 'ERR_NO_JSPI' }));
     }
     checkOptionKeys('Runtime.load()', options, RUNTIME_OPTIONS, 'ERR_OPTION');
     checkOptionTypes(options);
@@ -336,7 +354,7 @@ export class Runtime {
     const shape = describeProgram(loaded.module, loaded.bytes, {
       name: loaded.name,
       providedImports: (m, n) => (userImports[m] !== undefined && userImports[m][n] !== undefined) || emscripten?.provides(m, n) === true,
-      suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImport,
+      suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImportClass,
     });
 
     const macrotask = options.macrotask ?? bestMacrotask().schedule;
@@ -448,7 +466,7 @@ export class Runtime {
    * @param {ModuleLoader} loader
    */
   constructor(bridge, instance, name, shape, events, loader) {
-    /** @private */ this.bridge = bridge;
+    /** @internal */ this.bridge = bridge;
     /** The program's instance. Do not call its exports while tasks run. */
     this.instance = instance;
     /** The program's name, as used in messages. */
@@ -459,8 +477,8 @@ export class Runtime {
      * Every handler global of the program, in register order.
      * @type {readonly HandlerGlobal[]}
      */
-    /** @private */ this.loader = loader;
-    /** @private */ this.closed = false;
+    /** @internal */ this.loader = loader;
+    /** @internal */ this.closed = false;
     /**
      * Named event sources the program waits on with snail.event_wait:
      * `rt.events.register('click #save', button, 'click')`.

@@ -16,7 +16,7 @@ import { microtask } from './promises.mjs';
 
 /**
  * @typedef {import('./services.mjs').EventRegistry} EventRegistry
- * @typedef {{ filter?: (event: any) => boolean, detail?: (event: any) => unknown }} RegisterOptions
+ * @typedef {{ filter?(event: Event): boolean, detail?(event: Event): unknown }} RegisterOptions
  */
 
 /**
@@ -147,7 +147,7 @@ export function registerQueued(events, name, target, type, options = {}) {
 export class EventQueue {
   /**
    * @param {EventTarget} source @param {string} type
-   * @param {{ filter?: (event: any) => boolean, limit?: number }} [options]
+   * @param {{ filter?(event: Event): boolean, limit?: number }} [options]
    */
   constructor(source, type, options = {}) {
     if (!source || typeof source.addEventListener !== 'function') {
@@ -157,15 +157,15 @@ export class EventQueue {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`EventQueue: limit must be a positive integer, got ${limit}`);
     /** The event type it queues. */
     this.type = type;
-    /** @private */ this.source = source;
-    /** @private */ this.limit = limit;
-    /** @private @type {Event[]} */ this.events = [];
-    /** @private @type {Function[]} listeners, oldest first */ this.waiters = [];
+    /** @internal */ this.source = source;
+    /** @internal */ this.limit = limit;
+    /** @internal @type {Event[]} */ this.events = [];
+    /** @internal @type {Function[]} listeners, oldest first */ this.waiters = [];
     /** Events dropped because the queue was full. */
     this.dropped = 0;
-    /** @private */ this.closed = false;
-    /** @private */ this.flushing = false;
-    /** @private */
+    /** @internal */ this.closed = false;
+    /** @internal */ this.flushing = false;
+    /** @internal */
     this.onEvent = (/** @type {Event} */ event) => {
       if (options.filter && !options.filter(event)) return;
       this.events.push(event);
@@ -189,7 +189,7 @@ export class EventQueue {
   }
 
   /**
-   * @param {string} type @param {any} listener
+   * @param {string} type @param {(event: Event) => void} listener
    */
   addEventListener(type, listener) {
     if (type !== this.type || this.closed || typeof listener !== 'function') return;
@@ -200,7 +200,7 @@ export class EventQueue {
     if (this.events.length) microtask(() => this.flush());
   }
 
-  /** @param {string} type @param {any} listener */
+  /** @param {string} type @param {(event: Event) => void} listener */
   removeEventListener(type, listener) {
     if (type !== this.type) return;
     const i = this.waiters.indexOf(listener);
@@ -225,7 +225,7 @@ export class EventQueue {
     this.waiters.length = 0;
   }
 
-  /** @private */
+  /** @internal */
   flush() {
     if (this.flushing) return;
     this.flushing = true;

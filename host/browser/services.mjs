@@ -53,10 +53,10 @@ export function statusOfError(error) {
 /** A storage backend in memory: for tests, and the default where nothing durable is configured. */
 export class MemoryStorage {
   constructor() {
-    /** @type {Map<string, Map<string, Uint8Array>>} */
+    /** @type {Map<string, Map<string, Uint8Array>>} @internal */
     this.stores = new Map();
   }
-  /** @param {string} store */
+  /** @param {string} store @internal */
   of(store) {
     let s = this.stores.get(store);
     if (!s) this.stores.set(store, (s = new Map()));
@@ -92,7 +92,7 @@ export class MemoryStorage {
  */
 export class EventRegistry {
   constructor() {
-    /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }>} */
+    /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }>} @internal */
     this.sources = new Map();
     /** Why registrations are refused (the runtime closed), or null. @type {string | null} */
     this.refusal = null;
@@ -103,7 +103,7 @@ export class EventRegistry {
    * @param {string} name  the name programs wait on ("click #save")
    * @param {EventTarget | { on: Function }} source  an EventTarget or an EventEmitter
    * @param {string} type  the event type ("click", "message", "data")
-   * @param {{ filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }} [options]
+   * @param {{ filter?(event: Event): boolean, detail?(event: Event | unknown[]): unknown, release?(): void }} [options]
    *   `detail` maps the event to what the program receives (default: a
    *   CustomEvent's detail, a MessageEvent's data, an emitter's first argument);
    *   `release` runs once when the registration goes, by the returned function
@@ -170,6 +170,7 @@ export class EventRegistry {
   /**
    * Waits for the next event of `name` and resolves with its detail.
    * @param {AbortSignal} signal @param {string} name
+   * @returns {Promise<unknown>}
    */
   async wait(signal, name) {
     const entry = this.sources.get(name);

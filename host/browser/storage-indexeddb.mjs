@@ -63,13 +63,13 @@ export class IndexedDBStorage {
     }
     /** The IndexedDB database's name. */
     this.database = database;
-    /** @private @type {IDBFactory} */
+    /** @internal @type {IDBFactory} */
     this.factory = factory;
-    /** @private */
+    /** @internal */
     this.durability = options.durability ?? 'default';
-    /** @private @type {Promise<IDBDatabase> | null} */
+    /** @internal @type {Promise<IDBDatabase> | null} */
     this.connection = null;
-    /** Transactions this backend started that have not finished (committed or aborted). */
+    /** Transactions this backend started that have not finished (committed or aborted). @internal */
     this.pending = 0;
   }
 
@@ -187,6 +187,7 @@ export class IndexedDBStorage {
    * @param {AbortSignal} signal @param {IDBTransactionMode} mode
    * @param {(entries: IDBObjectStore, result: (value: T) => void) => void} body
    * @returns {Promise<T>}
+   * @internal
    */
   async transact(signal, mode, body) {
     if (signal.aborted) throw abortReason(signal);

@@ -111,9 +111,9 @@ export class GrantedFiles {
    */
   constructor(dirs = [], options = {}) {
     const cwd = options.cwd ?? process.cwd();
-    /** Whether walks hold directories open (see descriptorWalks). */
+    /** Whether walks hold directories open (see descriptorWalks). @internal */
     this.held = descriptorWalks && options.descriptorWalks !== false;
-    /** @type {Grant[]} */
+    /** @type {Grant[]} @internal */
     this.grants = [];
     if (!Array.isArray(dirs)) {
       // A string would be granted letter by letter.
@@ -163,6 +163,7 @@ export class GrantedFiles {
    * Throws a ServiceError (invalid or denied) for a path the program may not use.
    * @param {string} guestPath
    * @returns {{ grant: Grant, rest: string[] }}
+   * @internal
    */
   locate(guestPath) {
     if (guestPath === '' || guestPath.includes('\0')) {
@@ -196,6 +197,7 @@ export class GrantedFiles {
    * @param {AbortSignal} signal @param {Grant} grant @param {string[]} rest
    * @param {(place: Place) => Promise<T>} fn
    * @returns {Promise<T>}
+   * @internal
    */
   async within(signal, grant, rest, fn) {
     /** @type {import('node:fs/promises').FileHandle[]} */
@@ -212,6 +214,7 @@ export class GrantedFiles {
    * The grant's directory, if it is still the one granted.
    * @param {Grant} grant @param {import('node:fs/promises').FileHandle[]} held
    * @returns {Promise<Dir>}
+   * @internal
    */
   async enterGrant(grant, held) {
     /** @type {fs.BigIntStats} */
@@ -238,6 +241,7 @@ export class GrantedFiles {
    * directory (another process swapped it for a link since lstat saw it).
    * @param {Dir} dir @param {string} name @param {import('node:fs/promises').FileHandle[]} held
    * @returns {Promise<Dir | null>}
+   * @internal
    */
   async enter(dir, name, held) {
     if (!this.held) return { path: path.join(dir.path, name), handle: null };
@@ -260,6 +264,7 @@ export class GrantedFiles {
    * @param {AbortSignal} signal @param {Grant} grant @param {Dir} root @param {string[]} rest
    * @param {import('node:fs/promises').FileHandle[]} held
    * @returns {Promise<Place>}
+   * @internal
    */
   async walk(signal, grant, root, rest, held) {
     /** The directories entered, the grant's first: ".." from a link goes back one. */

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 
-import { ServiceError } from '../browser/services.mjs';
+import { ServiceError } from '../browser/index.mjs';
 import { Status } from '../browser/status.mjs';
 
 // Written only here; nodeArmed is their read-only face.

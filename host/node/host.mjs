@@ -29,8 +29,8 @@ import { DirectoryStorage } from './storage.mjs';
  * The `services`, `permissions` and `env` options of Runtime.load for a
  * program run under Node with the given grants.
  * @param {NodeHostOptions} [options]
- * @returns {{ services: import('../browser/services.mjs').HostServices,
- *             permissions: import('../browser/services.mjs').Permissions,
+ * @returns {{ services: import('../browser/index.mjs').HostServices,
+ *             permissions: import('../browser/index.mjs').Permissions,
  *             env: Record<string, string> }}
  */
 export function nodeHost(options = {}) {
@@ -38,7 +38,7 @@ export function nodeHost(options = {}) {
   const files = new GrantedFiles(options.dirs ?? [], { cwd: options.cwd });
   const allowNet = checkNetGrants(options.allowNet ?? [], 'nodeHost(): allowNet');
   const storage = options.storageDir === undefined ? new MemoryStorage() : new DirectoryStorage(options.storageDir);
-  /** @type {import('../browser/services.mjs').HostServices} */
+  /** @type {import('../browser/index.mjs').HostServices} */
   const services = { storage, files: files.service() };
   const stdin = options.stdin;
   if (stdin !== undefined && typeof stdin !== 'boolean' && !(stdin !== null && typeof stdin === 'object' && typeof /** @type {any} */ (stdin).on === 'function')) {

@@ -2,6 +2,10 @@
 // token, and the Node host (docs/node.md): files confined to granted
 // directories, durable storage in a directory, process signals and standard
 // input as waits, and nodeHost(), which turns grants into Runtime.load options.
+/// <reference lib="dom" preserve="true" />
+// The API speaks of WebAssembly, AbortSignal, Response and the page's elements,
+// which TypeScript declares in its DOM library: the declarations bring it in,
+// so that a Node project without "dom" in its lib compiles.
 export * from './root.mjs';
 export { processKeepAlive } from './platform.mjs';
 export { nodeHost } from './host.mjs';
@@ -14,4 +18,5 @@ export { nodeArmed } from './fsutil.mjs';
 /**
  * @typedef {import('./host.mjs').NodeHostOptions} NodeHostOptions
  * @typedef {import('./files.mjs').DirGrant} DirGrant
+ * @typedef {import('../browser/platform.mjs').KeepAlive} KeepAlive
  */

@@ -32,6 +32,7 @@ export class QueuedSignal extends EventEmitter {
     this.signal = signal;
     /** Deliveries no listener has taken yet. */
     this.pending = 0;
+    /** @internal */
     this.onSignal = () => {
       if (this.listenerCount(signal) > 0) this.emit(signal, signal);
       else this.pending++;
@@ -39,7 +40,7 @@ export class QueuedSignal extends EventEmitter {
     process.on(signal, this.onSignal);
   }
 
-  /** @param {string | symbol} type @param {(...args: any[]) => void} listener */
+  /** @param {string | symbol} type @param {(...args: unknown[]) => void} listener */
   on(type, listener) {
     super.on(type, listener);
     if (type === this.signal && this.pending > 0) {
@@ -64,7 +65,7 @@ export class QueuedSignal extends EventEmitter {
  * Registers a process signal on a runtime's event registry as
  * "signal:NAME". Returns a function that removes it (and, with `queue`,
  * stops catching the signal).
- * @param {{ events: import('../browser/services.mjs').EventRegistry }} rt
+ * @param {{ events: import('../browser/index.mjs').EventRegistry }} rt
  * @param {string} signal  a signal name, for example "SIGUSR1"
  * @param {{ queue?: boolean, name?: string }} [options]  `queue`: catch it while registered
  *   and keep deliveries no task waited for; `name`: the event name (default "signal:NAME")

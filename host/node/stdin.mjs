@@ -28,29 +28,33 @@ export class LineReader {
    *   line is wanted (process.stdin is created on first use)
    */
   constructor(stream) {
-    /** @private */
+    /** @internal */
     this.source = stream;
-    /** Complete lines read and not yet taken. @type {string[]} */
+    /** Complete lines read and not yet taken. @type {string[]} @internal */
     this.lines = [];
-    /** The text after the last end of line. */
+    /** The text after the last end of line. @internal */
     this.partial = '';
-    /** The stream has ended (or failed); after the queued lines, every read is at the end. */
+    /** The stream has ended (or failed); after the queued lines, every read is at the end. @internal */
     this.ended = false;
-    /** @type {unknown} */
+    /** @type {unknown} @internal */
     this.error = null;
-    /** Waits in the order they started. @type {Waiter[]} */
+    /** Waits in the order they started. @type {Waiter[]} @internal */
     this.waiters = [];
-    /** The 'data' and 'end' listeners are on the stream (a task waits). */
+    /** The 'data' and 'end' listeners are on the stream (a task waits). @internal */
     this.listening = false;
-    /** The 'error' listener is on the stream (from the first read to the end). */
+    /** The 'error' listener is on the stream (from the first read to the end). @internal */
     this.watching = false;
+    /** @internal */
     this.decoder = new StringDecoder('utf8');
+    /** @internal */
     this.onData = (/** @type {Buffer | string} */ chunk) => this.take(typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
+    /** @internal */
     this.onEnd = () => this.finish(null);
+    /** @internal */
     this.onError = (/** @type {unknown} */ error) => this.finish(error);
   }
 
-  /** The stream, created on first use. @returns {NodeJS.ReadableStream} */
+  /** The stream, created on first use. @returns {NodeJS.ReadableStream} @internal */
   get stream() {
     if (typeof this.source === 'function') this.source = this.source();
     return this.source;
@@ -87,7 +91,7 @@ export class LineReader {
     this.serve();
   }
 
-  /** Hands queued lines, then the end, to the waits in order. */
+  /** Hands queued lines, then the end, to the waits in order. @internal */
   serve() {
     while (this.waiters.length > 0 && this.lines.length > 0) {
       const w = /** @type {Waiter} */ (this.waiters.shift());
@@ -102,7 +106,7 @@ export class LineReader {
     if (this.waiters.length === 0) this.stop();
   }
 
-  /** @param {string} text */
+  /** @param {string} text @internal */
   take(text) {
     const parts = (this.partial + text).split('\n');
     this.partial = /** @type {string} */ (parts.pop());
@@ -110,7 +114,7 @@ export class LineReader {
     this.serve();
   }
 
-  /** @param {unknown} error */
+  /** @param {unknown} error @internal */
   finish(error) {
     if (this.ended) return;
     const rest = this.partial + this.decoder.end();
@@ -126,6 +130,7 @@ export class LineReader {
     this.serve();
   }
 
+  /** @internal */
   start() {
     if (this.listening || this.ended) return;
     const s = /** @type {any} */ (this.stream);
@@ -143,6 +148,7 @@ export class LineReader {
     s.resume();
   }
 
+  /** @internal */
   stop() {
     if (!this.listening) return;
     this.listening = false;

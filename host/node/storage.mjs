@@ -183,6 +183,7 @@ export class DirectoryStorage {
     if (typeof root !== 'string' || root === '') {
       throw new SnailError('DirectoryStorage needs the path of a directory', { code: 'ERR_OPTION' });
     }
+    /** @internal */
     this.root = path.resolve(root);
     let first;
     try {
@@ -199,18 +200,18 @@ export class DirectoryStorage {
         if (d === first) break;
       }
     }
-    /** Store directories known to exist. @type {Set<string>} */
+    /** Store directories known to exist. @type {Set<string>} @internal */
     this.made = new Set();
-    /** Store directories swept of stale temporary files. @type {Set<string>} */
+    /** Store directories swept of stale temporary files. @type {Set<string>} @internal */
     this.swept = new Set();
   }
 
-  /** @param {string} store */
+  /** @param {string} store @internal */
   storeDir(store) {
     return path.join(this.root, fileNameOf('s-', store));
   }
 
-  /** @param {string} store @param {string} key */
+  /** @param {string} store @param {string} key @internal */
   keyFile(store, key) {
     return path.join(this.storeDir(store), fileNameOf('k-', key));
   }
@@ -220,6 +221,7 @@ export class DirectoryStorage {
    * temporary files that processes no longer running left in its directory.
    * A store without a directory has none; reading it does not create it.
    * @param {string} dir
+   * @internal
    */
   async sweep(dir) {
     if (this.swept.has(dir)) return;
@@ -241,6 +243,7 @@ export class DirectoryStorage {
   /**
    * Makes the store's directory exist, durably, and sweeps it.
    * @param {string} dir
+   * @internal
    */
   async prepare(dir) {
     if (!this.made.has(dir)) {

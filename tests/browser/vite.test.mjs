@@ -2,6 +2,7 @@
 // program, built with Vite into a temporary directory, runs in Chromium from
 // the built files alone.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,11 +27,16 @@ after(async () => {
   if (dir) await fsp.rm(dir, { recursive: true, force: true });
 });
 
+// The program as docs/guide.md says a Vite app reaches one the package ships.
+const guide = fs.readFileSync(path.join(root, 'docs/guide.md'), 'utf8');
+const viteImport = /^- Vite: `(import helloUrl from '([^']+)')`, then\n {2}`Runtime\.load\(helloUrl\)`/m.exec(guide);
+assert.ok(viteImport, 'the guide says how a Vite app imports a shipped program');
+
 const APP = `import { Runtime } from 'snail-core';
-import programUrl from './hello.wasm?url';
+${viteImport[1]};
 
 const out = [];
-const rt = await Runtime.load(programUrl, { stdout: (text) => { out.push(text); } });
+const rt = await Runtime.load(helloUrl, { stdout: (text) => { out.push(text); } });
 const task = rt.dispatch('main');
 await rt.drain();
 const report = await rt.close();
@@ -52,7 +58,6 @@ test('vite: an app importing snail-core builds and runs hello in Chromium', asyn
   await fsp.writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   await fsp.writeFile(path.join(app, 'index.html'), PAGE);
   await fsp.writeFile(path.join(app, 'main.js'), APP);
-  await fsp.copyFile(path.join(root, 'build/programs/hello.wasm'), path.join(app, 'hello.wasm'));
   // As if installed: node_modules/snail-core is the package (its root).
   await fsp.symlink(root, path.join(app, 'node_modules/snail-core'), 'dir');
 

@@ -64,17 +64,22 @@ test('docs: the_readme_cpp_example_is_the_built_example_and_returns_0', async ()
   await rt.close();
 });
 
-test('docs: the_readme_javascript_example_runs_as_written', async () => {
+test('docs: the_readme_javascript_examples_run_as_written_and_print_what_their_comments_say', async () => {
   const { spawnSync } = await import('node:child_process');
-  const [block] = codeBlocks('README.md', 'js');
+  const blocks = codeBlocks('README.md', 'js');
+  assert.ok(blocks.length >= 2, 'the README shows loading and cancelling');
+  // The two blocks are one program: the second goes on with the first's runtime.
+  const program = blocks.slice(0, 2).join('\n');
   // Inside the package, so that `import ... from 'snail-core'` resolves to it.
   const file = path.join(root, 'build', 'readme-example.mjs');
-  fs.writeFileSync(file, block);
+  fs.writeFileSync(file, program);
   const r = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   fs.rmSync(file);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^\[root\] hello from the root task\n/);
-  assert.match(r.stdout, /returned 0 \{/);
+  const logged = [...program.matchAll(/^console\.log\(.*\); \/\/ (.+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(logged, ['returned 0', 'cancelled 0']);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => logged.includes(l)), logged);
 });
 
 test('docs: the_adapter_example_of_bridge_md_keeps_the_contract', async () => {
