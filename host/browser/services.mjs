@@ -94,7 +94,7 @@ export class EventRegistry {
   constructor() {
     /** @type {Map<string, { source: any, type: string, filter?: (e: any) => boolean, detail?: (e: any) => unknown, release?: () => void }>} @internal */
     this.sources = new Map();
-    /** Why registrations are refused (the runtime closed), or null. @type {string | null} */
+    /** Why registrations are refused (the runtime closed), or null. @type {string | null} @internal */
     this.refusal = null;
   }
 
@@ -142,6 +142,7 @@ export class EventRegistry {
    * Refuses every later registration, with `why` as the reason: the runtime
    * is closing, and nothing will wait on an event again.
    * @param {string} why
+   * @internal
    */
   refuse(why) {
     this.refusal = why;
