@@ -145,15 +145,23 @@ export async function fuzz(options) {
    * or a failure.
    * @param {number} index @param {string} what @param {string[]} entries
    */
-  const timedOut = async (index, what, entries) => {
+  const timedOut = (index, what, entries) => {
     const c = caseOf(seed, index, seeds);
-    if (c.target === 'load' && (mayLoop(c.seed.bytes, c.bytes) || await seedHangs(c.seed.name, entries))) {
-      loops++;
-      record(index, `${what}: the program's own code`, []);
-    } else {
-      record(index, what, [`${what} (no code of the module's own could explain it)`]);
-    }
+    const judged = (async () => {
+      if (c.target === 'load' && (mayLoop(c.seed.bytes, c.bytes) || await seedHangs(c.seed.name, entries))) {
+        loops++;
+        record(index, `${what}: the program's own code`, []);
+      } else {
+        record(index, what, [`${what} (no code of the module's own could explain it)`]);
+      }
+    })();
+    // The run is not over until every time-out is judged (the seed's own
+    // check takes a worker and a time-out of its own).
+    judging.add(judged);
+    judged.finally(() => judging.delete(judged));
   };
+  /** Time-outs still being judged. @type {Set<Promise<void>>} */
+  const judging = new Set();
 
   // In-process cases: one worker at a time, replaced after a hang.
   const runInProcess = async () => {
@@ -249,6 +257,7 @@ export async function fuzz(options) {
 
   try {
     await Promise.all([runInProcess(), runCommandLine()]);
+    while (judging.size) await Promise.all(judging);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
