@@ -1,5 +1,8 @@
-// The Wasm side of the runtime: waits, dispatch, task handles and the stack
-// exports the host calls to give each task its own shadow-stack segment.
+// The core's exports: the allocator host services deliver values with, and the
+// stack exports the host calls to give each task its own shadow-stack segment.
+// The waits, dispatch and task handles are inline wrappers of the ABI's imports
+// (<snail/task.hpp>, <snail/snail.h>); native builds (the unit tests) also get
+// the registries that stand in for the function table and wasm32 pointers.
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
