@@ -75,6 +75,13 @@ void* pointer_from_abi(std::int32_t raw) noexcept {
 
 }  // namespace snail
 
+#if !defined(__wasm__)
+// The C API's function-pointer dispatch (<snail/snail.h>), natively.
+extern "C" std::int32_t snail_detail_function_index(void (*fn)(void)) {
+  return snail::detail::function_index(fn);
+}
+#endif
+
 // The allocator host services deliver values with (docs/abi.md, "Host services").
 extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "alloc") std::uint32_t snail_alloc(std::uint32_t size) {
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(std::malloc(size)));

@@ -13,6 +13,7 @@
 import { adapter, armed } from './adapters.mjs';
 import { CancelledError, InternalError, isWaitOutsideTask, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { SNAIL_IMPORTS } from './abi.mjs';
+import { childLabel } from './names.mjs';
 import { canWrap, createGates, createWrappers, CURRENT, INSTALL, LENT, PARK, WORDS_END, wrappable } from './gates.mjs';
 import { isThenable, microtask } from './promises.mjs';
 import { createCarriers, createRegisterFile } from './registers.mjs';
@@ -1285,7 +1286,7 @@ export class Bridge {
     const table = /** @type {WebAssembly.Table} */ (this.table);
     if (entry < 0 || entry >= table.length || table.get(entry) === null) return -Status.invalid;
     if (drop !== 0 && (drop < 0 || drop >= table.length || table.get(drop) === null)) return -Status.invalid;
-    const task = this.createTask(`table[${entry}]`, entry, arg, true, drop);
+    const task = this.createTask(childLabel(table, entry), entry, arg, true, drop);
     task._handles = 1;
     this.handles.set(task.id, task);
     return task.id;

@@ -14,6 +14,7 @@ import {
   bestMacrotask, hasJspi, jspiAdvice, now as clockNow, processKeepAlive, stackLimits,
 } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
+import { nameTable, readNames } from './names.mjs';
 import { loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
@@ -379,6 +380,9 @@ export class Runtime {
     }
     wasi.attach(instance);
     memory.attach(instance);
+    // Children are named after the functions they run, where the program has names.
+    const table = instance.exports.__indirect_function_table;
+    if (table instanceof WebAssembly.Table) nameTable(table, readNames(loaded.bytes));
     try {
       bridge.attach(instance, shape);
     } catch (error) {

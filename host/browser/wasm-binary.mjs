@@ -1,4 +1,5 @@
-// A small WebAssembly binary reader and writer (internal).
+// A small WebAssembly binary reader and writer (internal). The Reader is
+// shared: names.mjs reads the name and element sections with it.
 //
 // The reader extracts what the runtime needs to check a program against the ABI
 // without the type-reflection proposal: the types of imports and exports. The
@@ -21,7 +22,7 @@ export const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b,
 
 export class WasmFormatError extends Error {}
 
-class Reader {
+export class Reader {
   /** @param {Uint8Array} bytes */
   constructor(bytes) {
     this.bytes = bytes;

@@ -1,9 +1,9 @@
 # Modules loaded into a running program (docs/abi.md, "Dynamically loaded
 # modules"). Included by SnailProgram.cmake.
 #
-# snail_add_side_module(<name> SOURCES <file>... [OUTPUT_DIRECTORY <dir>])
+# snail_add_side_module(<name> SOURCES <file>... [OUTPUT_DIRECTORY <dir>] [DEBUG])
 #
-# Builds C++ sources into a side module following the WebAssembly
+# Builds C and C++ sources into a side module following the WebAssembly
 # tool-conventions for dynamic linking: position-independent code, a
 # `dylink.0` section, the program's memory, table and __stack_pointer imported,
 # its own data and functions placed at the bases the loader gives it. Symbols
@@ -35,11 +35,13 @@ function(snail_add_side_module name)
   target_compile_features(${linked} PRIVATE cxx_std_20)
   target_compile_options(${linked} PRIVATE
     $<TARGET_PROPERTY:SnailCore::core,INTERFACE_COMPILE_OPTIONS>
-    -fPIC -fvisibility=default -fvisibility-inlines-hidden -fno-exceptions -fno-rtti -Wall -Wextra)
+    -fPIC -fvisibility=default -Wall -Wextra
+    $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden -fno-exceptions -fno-rtti>)
   # Default visibility exports the module's functions; inline functions stay
-  # hidden (the snail-core headers hide theirs too): a module binds its own
-  # out-of-line copies, which an unoptimised build emits, instead of importing
-  # them from a program that may not have them.
+  # hidden (the snail-core headers hide theirs too, and <snail/snail.h>'s are
+  # static): a module binds its own out-of-line copies, which an unoptimised
+  # build emits, instead of importing them from a program that may not have
+  # them.
   # -shared with --experimental-pic writes the dylink.0 section; undefined
   # symbols become imports the loader resolves against the program's exports.
   # -nostdlib: the C and C++ libraries are the program's. The loader calls

@@ -1,7 +1,8 @@
 # snail_add_program(<name> SOURCES <file>... [LIBRARIES <lib>...]
 #                   [STACK_SIZE <bytes>] [OUTPUT_DIRECTORY <dir>] [DYNAMIC])
 #
-# Builds C++ sources into a snail-core program: a wasm32 reactor linked with
+# Builds C and C++ sources (<snail/snail.h>, <snail/snail.hpp>) into a
+# snail-core program: a wasm32 reactor linked with
 # the core (SnailCore::core), exporting its stack pointer and function table,
 # then post-linked (tools/wasm/postlink.mjs: Binaryen's stack-check pass, the
 # stack registers' exports, the `snail.abi` section, optimisation). The result

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "snail/abi.h"
+#include "snail/snail.h"
 #include "snail/status.hpp"
 
 // Everything these headers define is inline: hidden, so that a side module
@@ -186,21 +187,7 @@ task dispatch(F&& f) noexcept {
 
 }  // namespace snail
 
-// Defines a program entry `NAME`, exported as `snail.entry.NAME`, with the
-// signature (i32 arg) -> i32. Write the body after the macro:
-//   SNAIL_ENTRY(main) { return 0; }
-#define SNAIL_ENTRY(NAME)                                                    \
-  extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "entry" SNAIL_ABI_SEP #NAME) \
-  std::int32_t snail_entry_##NAME([[maybe_unused]] std::int32_t arg)
-
-// Defines the native disposer of the suspending import MODULE.NAME, exported as
-// `snail.dispose.MODULE.NAME`: the runtime calls it, exactly once, with a
-// successful result of that import that is never delivered because the task
-// was cancelled (for example to free a buffer the host allocated in linear
-// memory). It must not wait or dispatch. Write the parameter and body after it:
-//   SNAIL_DISPOSER(env, read_buffer)(std::int32_t buffer) { std::free(...); }
-#define SNAIL_DISPOSER(MODULE, NAME)                                                        \
-  extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "dispose" SNAIL_ABI_SEP #MODULE SNAIL_ABI_SEP #NAME) \
-  void snail_dispose_##MODULE##_##NAME
+// SNAIL_ENTRY(NAME) and SNAIL_DISPOSER(MODULE, NAME) are <snail/snail.h>'s,
+// the same for C and C++.
 
 #pragma GCC visibility pop
