@@ -7,19 +7,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { Runtime, Status, suspend } from '../../host/browser/index.mjs';
+import { C_TASKS_LINES } from '../cases/support.mjs';
 import { program, rng, root } from './helpers.mjs';
 
 const EV = { i32: 1, i64: 2, f32: 3, f64: 4, ref: 5, status: 6, dropped: 7, ran: 8, freed: 9, handle: 10 };
-
-/** What examples/c/tasks.c prints. */
-export const C_TASKS_LINES = [
-  '[root] hello from C',
-  '[root, rebound] rebound for a while; the children keep the printer they were dispatched with',
-  '[root] worker of request 1234567890123: 3 items, 1.5 units',
-  '[root] worker of request 1234567890123: 5 items, 2.5 units',
-  '[root] sleeper woke: cancelled, cancel requested: 1',
-  '[root] joined: ok 3, ok 5, sleeper cancelled',
-];
 
 /**
  * Loads c_api.wasm with test imports that record what the program reports.
