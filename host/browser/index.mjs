@@ -15,6 +15,7 @@ import {
 } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { nameTable, readNames } from './names.mjs';
+import { describeWasmException, instantiationError, isWasmException, programTags, watchFailures } from './failures.mjs';
 import { loadModule } from './program.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
@@ -77,7 +78,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace',
+  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace', 'onTaskFailed',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
@@ -91,6 +92,7 @@ const OPTION_KINDS = Object.freeze({
   macrotask: 'a function',
   now: 'a function',
   trace: 'a function',
+  onTaskFailed: 'a function',
   checkInvariants: 'a boolean',
   directWaits: 'a boolean',
   services: 'an object',
@@ -253,6 +255,9 @@ function checkOptionTypes(options) {
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
  *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
  *   discard, dispose), synchronously, for tracing tools
+ * @property {(task: Task) => void} [onTaskFailed]  receives every task that fails (traps,
+ *   throws, or cannot start), once, right after it failed and outside the scheduler's
+ *   work; `task.error` says why. It must not throw
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
@@ -372,12 +377,18 @@ export class Runtime {
       throw ownWasmFailed(error);
     }
 
+    // Failed tasks are reported (and their uncaught exceptions read) with the
+    // tags of the program, known once it is instantiated.
+    /** @type {Map<WebAssembly.Tag, string>} */
+    let tags = new Map();
+    watchFailures(bridge, { tags: () => tags, onTaskFailed: options.onTaskFailed });
     let instance;
     try {
       instance = await WebAssembly.instantiate(loaded.module, /** @type {any} */ (importObject));
     } catch (error) {
-      throw new SnailError(`${loaded.name} could not be instantiated: ${message(error)}`, { cause: error, code: 'ERR_LINK' });
+      throw instantiationError(loaded.name, loaded.bytes, error, programTags({ exports: {} }, /** @type {any} */ (importObject)));
     }
+    tags = programTags(instance, /** @type {any} */ (importObject));
     wasi.attach(instance);
     memory.attach(instance);
     // Children are named after the functions they run, where the program has names.
@@ -398,7 +409,7 @@ export class Runtime {
         // A wait outside any task: say what it means.
         const why = isWaitOutsideTask(error)
           ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
-          : message(error);
+          : isWasmException(error) ? describeWasmException(error, tags) : message(error);
         throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${why}`, { cause: error, code: 'ERR_INIT' });
       }
     }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { readNames } from '../../host/browser/names.mjs';
 import { guideSectionBlocks, root } from './helpers.mjs';
 
 const cli = path.join(root, 'host/cli/snail-core.mjs');
@@ -395,4 +396,23 @@ int32_t twice_after_a_nap(int32_t n) {
   assert.deepEqual(tasks.map((t) => t.value), [6, 8, 10], tasks.map((t) => String(t.error)).join('; '));
   assert.deepEqual(rt.handlerGlobals.map((h) => `${h.name}:${h.type}`), ['depth:i64'], 'the module shares the program\'s i64 handler');
   await rt.close();
+});
+
+test('cmake: a_debug_configuration_keeps_the_names_and_dwarf_of_a_program_and_a_release_one_does_not', () => {
+  const source = project(path.join(root, 'tools/cmake/example-c'), 'debug-c');
+  /** @param {string} type */
+  const customSections = (type) => {
+    const build = path.join(tmp, `debug-c-${type}`);
+    let r = configure(source, build, [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`, `-DCMAKE_BUILD_TYPE=${type}`]);
+    assert.equal(r.status, 0, r.all);
+    r = run('cmake', ['--build', build]);
+    assert.equal(r.status, 0, r.all);
+    const program = path.join(build, 'programs/app.wasm');
+    const ran = run(process.execPath, [cli, 'run', program]);
+    assert.equal(ran.status, 0, ran.all);
+    const names = readNames(fs.readFileSync(program));
+    return { names: names.names, dwarf: names.dwarf, children: names.table.filter((n) => n === 'sleeper' || n === 'greeter').sort() };
+  };
+  assert.deepEqual(customSections('Debug'), { names: true, dwarf: true, children: ['greeter', 'sleeper'] });
+  assert.deepEqual(customSections('Release'), { names: false, dwarf: false, children: [] });
 });

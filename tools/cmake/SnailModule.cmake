@@ -12,11 +12,12 @@
 # snail-core headers but does not link the core: the program has it. The
 # post-link step guards its stack use against the program's per-task stack
 # bounds. The result is <OUTPUT_DIRECTORY>/<name>.wasm; load it with
-# snail::load_module("<name>") or rt.loadModule().
+# snail::load_module("<name>") or rt.loadModule(). DEBUG (or a Debug
+# configuration) keeps its names and DWARF, as for snail_add_program().
 include_guard(GLOBAL)
 
 function(snail_add_side_module name)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "DEBUG" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "snail_add_side_module(${name}): give SOURCES")
   endif()
@@ -53,15 +54,17 @@ function(snail_add_side_module name)
     "LINKER:--no-entry"
     "LINKER:--export-if-defined=__wasm_call_ctors")
 
+  snail_detail_debug(${linked} "${ARG_DEBUG}" debug)
+
   snail_detail_postlink_command(postlink)
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIRECTORY}"
-    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --side
+    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --side ${debug}
     DEPENDS ${linked} "${SNAIL_POSTLINK}"
     COMMENT "Post-linking snail-core side module ${name}.wasm"
-    VERBATIM)
+    VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${name} ALL DEPENDS "${output}")
 endfunction()
 
