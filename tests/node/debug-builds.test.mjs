@@ -149,3 +149,18 @@ test('failures: a throwing onTaskFailed is reported as uncaught and the runtime 
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { values: [Status.failed, Status.ok], uncaught: ['a bug in the callback'] });
 });
+
+test('debug builds: inspect names the task functions of a debug build and says a release build has no names', () => {
+  const inspect = (/** @type {string} */ name) => JSON.parse(spawnSync(process.execPath, [cli, 'inspect', program(name), '--json'], { encoding: 'utf8' }).stdout);
+  const debug = inspect('debug_names');
+  assert.deepEqual(debug.debug, { names: true, dwarf: true });
+  const byName = Object.fromEntries(debug.taskFunctions.map((/** @type {any} */ f) => [f.name, f.index]));
+  assert.ok(byName.worker > 0 && byName.napper > 0, JSON.stringify(debug.taskFunctions));
+  const release = inspect('debug_names_release');
+  assert.deepEqual(release.debug, { names: false, dwarf: false });
+  assert.deepEqual(release.taskFunctions.map((/** @type {any} */ f) => f.index), debug.taskFunctions.map((/** @type {any} */ f) => f.index), 'the same table');
+  assert.ok(release.taskFunctions.every((/** @type {any} */ f) => f.name === null));
+  const text = spawnSync(process.execPath, [cli, 'inspect', program('debug_names')], { encoding: 'utf8' }).stdout;
+  assert.match(text, /^debug info {7}function names and DWARF \(a debug build\)$/m);
+  assert.match(text, new RegExp(`^task functions {3}.*table\\[${byName.worker}\\] worker, table\\[${byName.napper}\\] napper`, 'm'));
+});
