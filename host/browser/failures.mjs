@@ -132,16 +132,24 @@ export function instantiationError(name, bytes, error, tags) {
  * task that fails goes to `onTaskFailed`, after a failure that came from an
  * uncaught WebAssembly exception got its tag and payload in its message.
  * Only the failure paths are wrapped: a task that returns costs nothing more.
+ * `stackNote(task, message)` may add what is known of the task's stack use to
+ * its message.
  * @param {import('./bridge.mjs').Bridge} bridge
- * @param {{ tags: () => Map<WebAssembly.Tag, string>, onTaskFailed?: (task: import('./tasks.mjs').Task) => void }} options
+ * @param {{ tags: () => Map<WebAssembly.Tag, string>, onTaskFailed?: (task: import('./tasks.mjs').Task) => void,
+ *           stackNote: (task: import('./tasks.mjs').Task, message: string) => string | null }} options
  */
-export function watchFailures(bridge, { tags, onTaskFailed }) {
+export function watchFailures(bridge, { tags, onTaskFailed, stackNote }) {
   /** @param {import('./tasks.mjs').Task} task */
   const failed = (task) => {
     const error = task.error;
-    if (error instanceof TaskFailedError && isWasmException(error.cause) && error.message.endsWith(OPAQUE)) {
-      const message = `${error.message.slice(0, -OPAQUE.length)}${describeWasmException(error.cause, tags())}`;
-      task.error = new TaskFailedError(message, { cause: error.cause, task });
+    if (error instanceof TaskFailedError) {
+      let message = error.message;
+      if (isWasmException(error.cause) && message.endsWith(OPAQUE)) {
+        message = `${message.slice(0, -OPAQUE.length)}${describeWasmException(error.cause, tags())}`;
+      }
+      const note = stackNote(task, message);
+      if (note !== null) message += ` (${note})`;
+      if (message !== error.message) task.error = new TaskFailedError(message, { cause: error.cause, task });
     }
     if (!onTaskFailed) return;
     try {
