@@ -158,9 +158,12 @@ SNAIL_ENTRY(read) {
 }
 
 /* grow(n): allocates n MiB and keeps them, growing the memory. */
+static void* volatile kept;
+
 SNAIL_ENTRY(grow) {
-  void* kept = malloc((size_t)arg << 20);
-  if (!kept) return -1;
-  memset(kept, 1, (size_t)arg << 20);
+  void* memory = malloc((size_t)arg << 20);
+  if (!memory) return -1;
+  memset(memory, 1, (size_t)arg << 20);
+  kept = memory;
   return 0;
 }
