@@ -17,8 +17,8 @@
 # program's function names (the name section) and its DWARF through the
 # post-link step, which otherwise strips them: stack traces of failed tasks
 # then name functions, and children are named after the function they run
-# (docs/guide.md, "Debug builds"). DEBUG also compiles the sources with -g in
-# any configuration.
+# (docs/guide.md, "Debug builds, failures and stack sizes"). DEBUG also
+# compiles the sources with -g in any configuration.
 #
 # STACK_SIZE is the neutral stack: the one the program's initialisation and the
 # host's calls between tasks run on. Each task gets its own segment at run time.
