@@ -117,8 +117,9 @@ export function instantiationError(name, bytes, error, tags) {
     return new SnailError(`${name} could not be instantiated: ${error.message}`, { cause: error, code: 'ERR_LINK' });
   }
   const start = hasStartFunction(bytes);
-  const why = isWaitOutsideTask(error)
-    ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
+  // The runtime's own refusal says which import; the engine's does not.
+  const why = error instanceof SnailError ? error.message
+    : isWaitOutsideTask(error) ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
     : isWasmException(error) ? describeWasmException(error, tags)
       : error instanceof Error ? error.message : String(error);
   const where = start === true ? 'in its start function'

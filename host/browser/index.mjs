@@ -79,7 +79,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'trace', 'onTaskFailed', 'measureStacks',
+  'services', 'permissions', 'modules', 'emscripten', 'directWaits', 'measureStacks', 'onTaskFailed', 'trace',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
