@@ -21,10 +21,10 @@ function showValue(v) {
  * The tags an exception of the program can be read with: those it exports,
  * those the embedder gave it, and JavaScript's own.
  * @param {WebAssembly.Instance} instance @param {Record<string, Record<string, unknown>>} importObject
- * @returns {Map<WebAssembly.Tag, string>} each tag and its name
+ * @returns {Map<object, string>} each tag and its name
  */
 export function programTags(instance, importObject) {
-  /** @type {Map<WebAssembly.Tag, string>} */
+  /** @type {Map<object, string>} */
   const tags = new Map();
   const Tag = /** @type {any} */ (WebAssembly).Tag;
   if (typeof Tag !== 'function') return tags;
@@ -33,7 +33,7 @@ export function programTags(instance, importObject) {
   }
   for (const [module, fields] of Object.entries(importObject)) {
     for (const [name, value] of Object.entries(fields ?? {})) {
-      if (value instanceof Tag && !tags.has(/** @type {WebAssembly.Tag} */ (value))) tags.set(/** @type {WebAssembly.Tag} */ (value), `${module}.${name}`);
+      if (value instanceof Tag && !tags.has(/** @type {object} */ (value))) tags.set(/** @type {object} */ (value), `${module}.${name}`);
     }
   }
   const JSTag = /** @type {any} */ (WebAssembly).JSTag;
@@ -55,7 +55,7 @@ export function isWasmException(error) {
  * An uncaught WebAssembly exception in words: its tag, where one of `tags`
  * is it, and its payload, which only the tag can read.
  * @param {unknown} exception  a WebAssembly.Exception
- * @param {Map<WebAssembly.Tag, string>} tags
+ * @param {Map<object, string>} tags
  */
 export function describeWasmException(exception, tags) {
   const e = /** @type {any} */ (exception);
@@ -110,7 +110,7 @@ function hasStartFunction(bytes) {
  * @param {string} name  the program's name
  * @param {Uint8Array | null | undefined} bytes
  * @param {unknown} error  what WebAssembly.instantiate threw
- * @param {Map<WebAssembly.Tag, string>} tags
+ * @param {Map<object, string>} tags
  */
 export function instantiationError(name, bytes, error, tags) {
   if (error instanceof WebAssembly.LinkError || error instanceof WebAssembly.CompileError) {
@@ -136,7 +136,7 @@ export function instantiationError(name, bytes, error, tags) {
  * `stackNote(task, message)` may add what is known of the task's stack use to
  * its message.
  * @param {import('./bridge.mjs').Bridge} bridge
- * @param {{ tags: () => Map<WebAssembly.Tag, string>, onTaskFailed?: (task: import('./tasks.mjs').Task) => void,
+ * @param {{ tags: () => Map<object, string>, onTaskFailed?: (task: import('./tasks.mjs').Task) => void,
  *           stackNote: (task: import('./tasks.mjs').Task, message: string) => string | null }} options
  */
 export function watchFailures(bridge, { tags, onTaskFailed, stackNote }) {

@@ -385,7 +385,7 @@ export class Runtime {
 
     // Failed tasks are reported (and their uncaught exceptions read) with the
     // tags of the program, known once it is instantiated.
-    /** @type {Map<WebAssembly.Tag, string>} */
+    /** @type {Map<object, string>} */
     let tags = new Map();
     /** @type {WebAssembly.Memory | null} */
     let programMemory = null;
