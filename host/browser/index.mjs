@@ -397,7 +397,7 @@ export class Runtime {
       stackNote: (task, text) => {
         const used = meter?.used(task) ?? null;
         if (used !== null) return `its stack reached ${used} of its ${stackSize} bytes`;
-        return /probably a stack overflow/.test(text) ? 'load it with measureStacks: true to see how much stack each task uses' : null;
+        return /probably a stack overflow/.test(text) ? 'Runtime.load(file, { measureStacks: true }) measures how much stack each task uses' : null;
       },
     });
     let instance;

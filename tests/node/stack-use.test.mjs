@@ -53,7 +53,7 @@ test('stack use: an overflowing task says how far its stack reached, and without
   const plain = await Runtime.load(program('stack_use'), { stackSize: 16384 });
   const again = plain.dispatch('recurse', 200);
   await again.done;
-  assert.match(/** @type {Error} */ (again.error).message, /raise the stackSize option\) \(load it with measureStacks: true to see how much stack each task uses\)$/);
+  assert.match(/** @type {Error} */ (again.error).message, /raise the stackSize option\) \(Runtime\.load\(file, \{ measureStacks: true \}\) measures how much stack each task uses\)$/);
   assert.equal(plain.stackUse(again), null);
   assert.equal(plain.stats().stackPeak, 0);
   assert.throws(() => plain.stackUse(deep), (/** @type {any} */ e) => e instanceof SnailError && e.code === 'ERR_ARG');
