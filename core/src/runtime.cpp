@@ -1,5 +1,8 @@
-// The Wasm side of the runtime: waits, dispatch, task handles and the stack
-// exports the host calls to give each task its own shadow-stack segment.
+// The core's exports: the allocator host services deliver values with, and the
+// stack exports the host calls to give each task its own shadow-stack segment.
+// The waits, dispatch and task handles are inline wrappers of the ABI's imports
+// (<snail/task.hpp>, <snail/snail.h>); native builds (the unit tests) also get
+// the registries that stand in for the function table and wasm32 pointers.
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -71,6 +74,13 @@ void* pointer_from_abi(std::int32_t raw) noexcept {
 }  // namespace detail
 
 }  // namespace snail
+
+#if !defined(__wasm__)
+// The C API's function-pointer dispatch (<snail/snail.h>), natively.
+extern "C" std::int32_t snail_detail_function_index(void (*fn)(void)) {
+  return snail::detail::function_index(fn);
+}
+#endif
 
 // The allocator host services deliver values with (docs/abi.md, "Host services").
 extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "alloc") std::uint32_t snail_alloc(std::uint32_t size) {

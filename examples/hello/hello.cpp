@@ -25,14 +25,14 @@ SNAIL_ENTRY(main) {
   say("hello from the root task");
 
   auto a = snail::dispatch([] {
-    snail::sleep(5);
+    if (snail::sleep(5) != snail::status::ok) return 0;  // cancelled
     say("child a woke up after 5 ms and still has the root's printer");
     return 1;
   });
   auto b = snail::dispatch([] {
     snail::bind mine(out, &quiet);
     say("child b bound its own printer");
-    snail::yield();
+    if (snail::yield() != snail::status::ok) return 0;
     say("child b still has it after a yield");
     return 2;
   });

@@ -7,7 +7,8 @@ SNAIL_ENTRY(main) {                            // an entry: snail.entry.main(i32
   static const printer root{"[root] "};
   snail::bind scope(out, &root);               // bound for this task and its children
   auto child = snail::dispatch([] {
-    snail::sleep(5);                           // suspends this task only
+    if (snail::sleep(5) != snail::status::ok)  // suspends this task only
+      return 0;                                // cancelled: unwind at once
     return out.get() != nullptr ? 1 : 0;       // the child kept the parent's binding
   });
   return child.join() == snail::status::ok ? child.result() - 1 : 2;

@@ -17,6 +17,7 @@ import { Disposal } from './disposal.mjs';
 import { Execution } from './execution.mjs';
 import { snailImports, suspending, userImports } from './imports.mjs';
 import { ProgramLink } from './linking.mjs';
+import { childLabel } from './names.mjs';
 import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
 import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
@@ -60,6 +61,10 @@ export class Bridge {
     this.nextId = 1;
     this.closing = false;
     this.counters = { cancellationsRequested: 0, discarded: 0 };
+    /** @type {((task: Task) => void) | null} receives every task that failed, once it is finished (Runtime.load's onTaskFailed) */
+    this.onFailure = null;
+    /** @type {import('./stack-use.mjs').StackMeter | null} measures each task's stack use (measureStacks) */
+    this.meter = null;
     this.words = new SharedWords();
     const tracing = this.trace !== null;
     this.scheduler = new Scheduler({
@@ -234,6 +239,16 @@ export class Bridge {
     this.disposal.refuseReentry(what);
   }
 
+  /**
+   * Measures each task's stack use with `meter` (or not, with null): its
+   * segment once its start is prepared, its high-water mark when it finishes.
+   * @param {import('./stack-use.mjs').StackMeter | null} meter
+   */
+  measureStacks(meter) {
+    this.meter = meter;
+    this.pool.onStarted = meter === null ? null : (task, low) => meter.started(task, low);
+  }
+
   // ---------------------------------------------------------------------------
   // Dispatch
 
@@ -276,7 +291,7 @@ export class Bridge {
     const table = /** @type {WebAssembly.Table} */ (this.linker.table);
     if (entry < 0 || entry >= table.length || table.get(entry) === null) return -Status.invalid;
     if (drop !== 0 && (drop < 0 || drop >= table.length || table.get(drop) === null)) return -Status.invalid;
-    const task = this.createTask(`table[${entry}]`, entry, arg, true, drop);
+    const task = this.createTask(childLabel(table, entry), entry, arg, true, drop);
     task._handles = 1;
     this.handles.set(task.id, task);
     return task.id;
@@ -395,6 +410,7 @@ export class Bridge {
       this.finishTask(task, TaskState.failed, undefined, failure);
     }
     this.scheduler.pump(true);
+    if (this.onFailure !== null && task._s === S.failed) this.onFailure(task);
   }
 
   /**
@@ -420,6 +436,8 @@ export class Bridge {
    * @param {number | undefined} value @param {unknown} error
    */
   finishTask(task, how, value, error) {
+    // The segment is still the task's: its high-water mark is read first.
+    if (this.meter !== null) this.meter.finished(task);
     this.pool.releaseStackOf(task);
     this.releaseSlot(task);
     task.value = value;
@@ -447,6 +465,9 @@ export class Bridge {
     this.scheduler.finish(task, TaskState.failed);
     this.words.setCurrent(0);
     this.pool.queuePump();
+    // Inside the scheduler's step: the report waits for a microtask.
+    const report = this.onFailure;
+    if (report !== null) queueMicrotask(() => report(task));
   }
 
   /** @param {Task} task */

@@ -66,6 +66,8 @@ export class CarrierPool {
     this.hooks = hooks;
     /** @type {CarrierProgram | null} set by attach() */
     this.attached = null;
+    /** @type {((task: Task, low: number) => void) | null} told of each start's stack segment (the stack meter) */
+    this.onStarted = null;
     /** Carriers running or parked. */
     this.running = 0;
     this.peak = 0;
@@ -253,6 +255,7 @@ export class CarrierPool {
     // start, and then records the task as the one whose Wasm runs (CURRENT):
     // a wait begun before that is not the task's.
     carriers.setStart(task._slot, low);
+    if (this.onStarted !== null) this.onStarted(task, low);
     // A suspension module made after the carriers (the first one a loaded
     // module brought): the carriers cannot record it.
     if (!setsCurrent) this.words.setCurrent(task._slot);

@@ -18,6 +18,9 @@ import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { platform } from './platform.mjs';
 import { DEFAULT_MAX_MODULE_BYTES, loadModule } from './program.mjs';
+import { nameTable, readNames } from './names.mjs';
+import { describeWasmException, instantiationError, isWasmException, programTags, taskFailureReporter } from './failures.mjs';
+import { StackMeter } from './stack-use.mjs';
 import { ModuleLoader } from './modules.mjs';
 import { checkNetGrants, EventRegistry, ProgramMemory, serviceImports } from './services.mjs';
 import { Wasi } from './wasi.mjs';
@@ -84,7 +87,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'trace',
+  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'measureStacks', 'onTaskFailed', 'trace',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
@@ -98,7 +101,9 @@ const OPTION_KINDS = Object.freeze({
   macrotask: 'a function',
   now: 'a function',
   trace: 'a function',
+  onTaskFailed: 'a function',
   checkInvariants: 'a boolean',
+  measureStacks: 'a boolean',
   directWaits: 'a boolean',
   services: 'an object',
   permissions: 'an object',
@@ -297,6 +302,13 @@ function enteredBounds(options) {
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
  *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
  *   discard, dispose), synchronously, for tracing tools
+ * @property {boolean} [measureStacks]  measure how much of its stack segment each task
+ *   uses (rt.stackUse(task), stats().stackPeak); off by default: each finish then scans
+ *   the part of the segment its task left untouched, and tasks start and finish
+ *   through wrappers of the bridge's methods
+ * @property {(task: Task) => void} [onTaskFailed]  receives every task that fails (traps,
+ *   throws, or cannot start), once, right after it failed and outside the scheduler's
+ *   work; `task.error` says why. It must not throw
  */
 
 /** @typedef {{ name: string, module: string, type: string }} HandlerGlobal */
@@ -419,14 +431,36 @@ export class Runtime {
       throw ownWasmFailed(error);
     }
 
+    // Failed tasks are reported (and their uncaught exceptions read) with the
+    // tags of the program, known once it is instantiated.
+    /** @type {Map<object, string>} */
+    let tags = new Map();
+    /** @type {WebAssembly.Memory | null} */
+    let programMemory = null;
+    const meter = options.measureStacks ? new StackMeter({ memory: () => programMemory, size: stackSize }) : null;
+    bridge.measureStacks(meter);
+    bridge.onFailure = taskFailureReporter({
+      tags: () => tags,
+      onTaskFailed: options.onTaskFailed,
+      stackNote: (task, text) => {
+        const used = meter?.used(task) ?? null;
+        if (used !== null) return `its stack reached ${used} of its ${stackSize} bytes`;
+        return /probably a stack overflow/.test(text) ? 'Runtime.load(file, { measureStacks: true }) measures how much stack each task uses' : null;
+      },
+    });
     let instance;
     try {
       instance = await WebAssembly.instantiate(loaded.module, /** @type {any} */ (importObject));
     } catch (error) {
-      throw new SnailError(`${loaded.name} could not be instantiated: ${message(error)}`, { cause: error, code: 'ERR_LINK' });
+      throw instantiationError(loaded.name, loaded.bytes, error, programTags({ exports: {} }, /** @type {any} */ (importObject)));
     }
+    tags = programTags(instance, /** @type {any} */ (importObject));
+    if (instance.exports.memory instanceof WebAssembly.Memory && shape.stack) programMemory = instance.exports.memory;
     wasi.attach(instance);
     memory.attach(instance);
+    // Children are named after the functions they run, where the program has names.
+    const table = instance.exports.__indirect_function_table;
+    if (table instanceof WebAssembly.Table) nameTable(table, readNames(loaded.bytes));
     try {
       bridge.attach(instance, shape);
     } catch (error) {
@@ -442,7 +476,7 @@ export class Runtime {
         // A wait outside any task: say what it means.
         const why = isWaitOutsideTask(error)
           ? 'it called a suspending snail import outside a task; waits are only allowed in tasks'
-          : message(error);
+          : isWasmException(error) ? describeWasmException(error, tags) : message(error);
         throw new SnailError(`${loaded.name} failed during its initialisation (_initialize): ${why}`, { cause: error, code: 'ERR_INIT' });
       }
     }
@@ -455,7 +489,7 @@ export class Runtime {
       userImports: prepared,
       wasi,
     });
-    return new Runtime(bridge, instance, loaded.name, shape, events, loader);
+    return new Runtime(bridge, instance, loaded.name, shape, events, loader, meter);
   }
 
   /**
@@ -463,10 +497,11 @@ export class Runtime {
    * @internal
    * @param {Bridge} bridge @param {WebAssembly.Instance} instance @param {string} name
    * @param {import('./abi.mjs').ProgramShape} shape @param {EventRegistry} events
-   * @param {ModuleLoader} loader
+   * @param {ModuleLoader} loader @param {StackMeter | null} [meter]
    */
-  constructor(bridge, instance, name, shape, events, loader) {
+  constructor(bridge, instance, name, shape, events, loader, meter = null) {
     /** @internal */ this.bridge = bridge;
+    /** @internal */ this.meter = meter;
     /** The program's instance. Do not call its exports while tasks run. */
     this.instance = instance;
     /** The program's name, as used in messages. */
@@ -671,7 +706,23 @@ export class Runtime {
    * since load, peaks, and what the runtime holds (docs/api.md lists them all).
    */
   stats() {
-    return this.bridge.stats();
+    return { ...this.bridge.stats(), stackPeak: this.meter === null ? 0 : this.meter.peak };
+  }
+
+  /**
+   * How many bytes of its stack segment a task has used: the high-water mark
+   * of a finished task, or what a live one has used so far. Null unless the
+   * runtime measures stacks (the measureStacks option) and the task ran on a
+   * segment. Choose stackSize above the largest, with room to spare
+   * (docs/api.md, "Choosing stackSize").
+   * @param {Task} task
+   * @returns {number | null}
+   */
+  stackUse(task) {
+    if (!(task instanceof Task) || task._owner !== this.bridge) {
+      throw new SnailError('stackUse() takes a task of this runtime', { code: 'ERR_ARG' });
+    }
+    return this.meter === null ? null : this.meter.used(task);
   }
 
   /** Checks the scheduler's invariants; throws an InternalError if one is broken. */

@@ -8,6 +8,7 @@ import {
   ABI_VERSION, DISPOSER_PREFIX, ENTRY_PREFIX, HANDLER_PREFIX, SERVICE_IMPORTS, SNAIL_IMPORTS, STACK, describeProgram, runtimeProvides,
 } from '../browser/abi.mjs';
 import { AbiError } from '../browser/errors.mjs';
+import { readNames } from '../browser/names.mjs';
 import { formatFuncType, readModuleInfo } from '../browser/wasm/binary.mjs';
 
 /** The modules whose imports the runtime provides itself. */
@@ -34,6 +35,11 @@ const RUNTIME_MODULES = ['snail', 'wasi_snapshot_preview1'];
  * @property {{ module: string, name: string, kind: string, type: string | null }[]} user
  *   imports from other modules, which the embedder provides
  * @property {string[]} disposers  MODULE.NAME of each native disposer
+ * @property {{ names: boolean, dwarf: boolean }} debug  whether it has function names
+ *   (a name section) and DWARF: a debug build keeps both
+ * @property {{ index: number, name: string | null }[]} taskFunctions  the functions of its
+ *   table that a task can run (type (i32) -> i32, what snail.dispatch takes), by table
+ *   index, named where the module has names: the labels of their tasks
  * @property {boolean} runnable
  */
 
@@ -82,8 +88,13 @@ export function inspectModule(loaded) {
     wasi: [],
     user: [],
     disposers: [],
+    debug: { names: false, dwarf: false },
+    taskFunctions: [],
     runnable: false,
   };
+  const names = readNames(bytes);
+  result.debug = { names: names.names, dwarf: names.dwarf };
+  result.taskFunctions = names.taskFunctions.map((index) => ({ index, name: names.table[index] ?? null }));
   for (const e of info.exports) {
     if (e.name.startsWith(ENTRY_PREFIX)) result.entries.push(e.name.slice(ENTRY_PREFIX.length));
     else if (e.name.startsWith(HANDLER_PREFIX)) {
@@ -145,6 +156,16 @@ export function formatInspection(r) {
   if (r.unknown.length) row('not in the ABI', r.unknown.map((n) => `snail.${n}`));
   row('WASI', r.wasi);
   row('native disposers', r.disposers);
+  lines.push(`${'debug info'.padEnd(17)}${r.debug.names && r.debug.dwarf ? 'function names and DWARF (a debug build)'
+    : r.debug.names ? 'function names' : r.debug.dwarf ? 'DWARF, no function names'
+      : 'none: a debug build (DEBUG, CMAKE_BUILD_TYPE=Debug) keeps function names and DWARF'}`);
+  const shown = 8;
+  const named = r.taskFunctions.filter((f) => f.name !== null);
+  const tasks = r.taskFunctions.length === 0 ? 'none'
+    : named.length === 0 ? `${r.taskFunctions.length} in the table, unnamed (no function names)`
+      : r.taskFunctions.slice(0, shown).map((f) => `table[${f.index}] ${f.name ?? '(unnamed)'}`).join(', ')
+        + (r.taskFunctions.length > shown ? `, and ${r.taskFunctions.length - shown} more` : '');
+  lines.push(`${'task functions'.padEnd(17)}${tasks}`);
   lines.push('');
   if (r.runnable) {
     lines.push(`snail-core run can run it (entries: ${r.entries.join(', ')})`);

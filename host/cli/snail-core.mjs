@@ -453,8 +453,11 @@ function hintFor(error, command) {
       if (command.name === 'demo') return 'build the programs first: npm run build';
       return /no such file/.test(error.message) ? `check the path; it is relative to ${process.cwd()}` : 'give the path of a readable .wasm file';
     case 'ERR_INIT':
-      return /outside a task/.test(error.message)
-        ? 'the initialisation (C++ static constructors, _initialize) runs before any task: move waits and dispatches into an entry'
+      if (/outside a task/.test(error.message)) {
+        return 'the initialisation (C++ static constructors, _initialize) runs before any task: move waits and dispatches into an entry';
+      }
+      return / failed (in its start function|while it was instantiated|while its data)/.test(error.message)
+        ? 'the module\'s start function (its start section, which instantiation runs) failed before any task ran'
         : 'the initialisation (C++ static constructors, _initialize) trapped before any task ran';
     case 'ERR_NOT_WASM':
       return 'snail-core runs WebAssembly modules (.wasm) built for the snail-core ABI, for example with the C++ headers in core/include';
@@ -497,6 +500,54 @@ function reportInternal(error) {
   return EXIT.internal;
 }
 
+/** How many failed tasks a run reports one by one; it counts the others. */
+const MAX_REPORTED_FAILURES = 10;
+
+/**
+ * The frames of a failed task's stack that are the program's own named
+ * functions, as `at NAME (wasm-function[N]:0xOFFSET)`: a program built with
+ * its names (a debug build) shows where it failed. The runtime's generated
+ * modules have no names, so their frames are left out, like the JavaScript.
+ * @param {unknown} error  the task's error
+ * @returns {string[]}
+ */
+function namedWasmFrames(error) {
+  const cause = /** @type {{ cause?: { stack?: unknown } } | null | undefined} */ (error)?.cause;
+  const stack = typeof cause?.stack === 'string' ? cause.stack : '';
+  const frames = [];
+  for (const line of stack.split('\n')) {
+    const m = /^\s*at (.+?) \(wasm:\/\/wasm\/(.+?):(wasm-function\[\d+\]:0x[0-9a-f]+)\)$/.exec(line);
+    if (!m) continue;
+    // The engine shows MODULE.FUNCTION when the name section names the module.
+    const module = m[2].replace(/-[0-9a-f]+$/, '');
+    const name = m[1].startsWith(`${module}.`) ? m[1].slice(module.length + 1) : m[1];
+    frames.push(`    at ${name} (${m[3]})`);
+  }
+  return frames;
+}
+
+/**
+ * Prints why a task failed: its message, then where, for a program with names.
+ * @param {import('../browser/index.mjs').Task} task @param {string} [hint]
+ */
+function printFailure(task, hint) {
+  const error = /** @type {{ message?: string } | undefined} */ (task.error);
+  const why = error && error.message ? error.message : `${task} ended as ${task.state}`;
+  printError(why, { details: namedWasmFrames(task.error), hint });
+}
+
+/**
+ * Prints the tasks other than the root that failed, the first
+ * MAX_REPORTED_FAILURES of them one by one, and how many more failed.
+ * @param {{ shown: import('../browser/index.mjs').Task[], more: number }} failures
+ */
+function reportFailures(failures) {
+  for (const task of failures.shown) printFailure(task);
+  if (failures.more > 0) {
+    process.stderr.write(`snail-core: ${count(failures.more, 'more task')} failed (the first ${MAX_REPORTED_FAILURES} are above; --stats counts them all)\n`);
+  }
+}
+
 /**
  * Loads the program, runs its entry as a root task until every task finished,
  * and returns the exit code.
@@ -527,6 +578,15 @@ async function runProgram(command) {
     }
   }
   const progress = createProgress(() => (rt ? rt.stats() : null));
+  /** @type {import('../browser/index.mjs').Task | null} */
+  let rootTask = null;
+  /** Every failed task but the root, reported after the run. */
+  const failures = { shown: /** @type {import('../browser/index.mjs').Task[]} */ ([]), more: 0 };
+  const onTaskFailed = (/** @type {import('../browser/index.mjs').Task} */ t) => {
+    if (t === rootTask) return;
+    if (failures.shown.length < MAX_REPORTED_FAILURES) failures.shown.push(t);
+    else failures.more++;
+  };
   /** @type {Promise<import('../browser/index.mjs').CloseReport> | null} */
   let closing = null;
   const closeOnce = () => (closing ??= /** @type {import('../browser/index.mjs').Runtime} */ (rt).close());
@@ -569,6 +629,7 @@ async function runProgram(command) {
     try {
       rt = await Runtime.load(file, {
         trace: trace ? (event) => /** @type {import('./trace.mjs').ChromeTrace} */ (trace).event(event) : undefined,
+        onTaskFailed,
         args: [file, ...(command.programArgs ?? [])],
         // Files, network, environment and storage as granted; standard input as lines.
         ...nodeHost({ ...grantsOf(command.grants), stdin: true }),
@@ -606,6 +667,7 @@ async function runProgram(command) {
     if (interrupts.received === null) {
       try {
         task = rt.dispatch(entry, command.arg ?? 0);
+        rootTask = task;
       } catch (error) {
         interrupts.dispose();
         await rt.close();
@@ -631,6 +693,7 @@ async function runProgram(command) {
       trace.close({ interrupted: interrupted !== null, dispatched: stats.dispatched, returned: stats.returned, failed: stats.failed, cancelled: stats.cancelled });
       process.stderr.write(`snail-core: wrote ${count(trace.taskEvents, 'task event')} to ${trace.file} (Chrome trace format: open it in https://ui.perfetto.dev or chrome://tracing)\n`);
     }
+    reportFailures(failures);
     if (interrupted !== null) {
       const unwound = report.cancelled.length;
       if (unwound > 0 || report.disposerErrors.length) {
@@ -646,13 +709,12 @@ async function runProgram(command) {
         + `at most ${stats.peakLive} live at once, in ${count(stats.steps, 'step')} and ${count(stats.yields, 'yield')}\n`);
     }
     if (task.state === 'returned') return /** @type {number} */ (task.value) & 255;
-    const error = /** @type {{ message?: string } | undefined} */ (task.error);
-    const why = error && error.message ? error.message : `${task} ended as ${task.state}`;
-    printError(why, {
-      hint: / unreachable$/.test(why)
-        ? 'the program executed unreachable: in C++, std::abort(), __builtin_trap() or a failed assert()'
-        : 'the task trapped or an import threw; the other tasks ran on (--stats counts them)',
-    });
+    const message = /** @type {{ message?: string } | undefined} */ (task.error)?.message ?? '';
+    printFailure(task, / unreachable$/.test(message)
+      ? 'the program executed unreachable: in C++, std::abort(), __builtin_trap() or a failed assert()'
+      : /uncaught WebAssembly exception/.test(message)
+        ? 'a WebAssembly exception (a throw instruction, or C++ built with -fwasm-exceptions) left the entry uncaught'
+        : 'the task trapped or an import threw; the other tasks ran on (--stats counts them)');
     return EXIT.failed;
   } finally {
     progress.stop();

@@ -235,6 +235,16 @@ export const STORAGE_ROUNDTRIP = [
   '',
 ].join('\n');
 
+/** What examples/c/tasks.c prints, in Node and in browsers. */
+export const C_TASKS_LINES = Object.freeze([
+  '[root] hello from C',
+  '[root, rebound] rebound for a while; the children keep the printer they were dispatched with',
+  '[root] worker of request 1234567890123: 3 items, 1.5 units',
+  '[root] worker of request 1234567890123: 5 items, 2.5 units',
+  '[root] sleeper woke: cancelled, cancel requested: 1',
+  '[root] joined: ok 3, ok 5, sleeper cancelled',
+]);
+
 /**
  * Contract 14: after close() every gauge of the runtime is zero.
  * @param {Runtime} rt

@@ -179,11 +179,13 @@ test('cli docs: every_option_of_the_help_is_in_cli_md_and_the_help_gives_every_e
   assert.ok(cliText.includes(`\n\`\`\`\n${needsImports.replaceAll('needs-imports.wasm', 'app.wasm')}\`\`\`\n`), needsImports);
 });
 
-test('guide: its_program_and_cmake_project_are_the_example_the_package_ships', () => {
+test('guide: its_programs_and_cmake_projects_are_the_examples_the_package_ships', () => {
   const guide = fs.readFileSync(path.join(root, 'docs/guide.md'), 'utf8');
   const block = (/** @type {string} */ lang) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
-  assert.deepEqual(block('cpp'), [fs.readFileSync(path.join(root, 'tools/cmake/example/app.cpp'), 'utf8')]);
-  assert.deepEqual(block('cmake'), [fs.readFileSync(path.join(root, 'tools/cmake/example/CMakeLists.txt'), 'utf8')]);
+  const file = (/** @type {string} */ name) => fs.readFileSync(path.join(root, 'tools/cmake', name), 'utf8');
+  assert.deepEqual(block('cpp'), [file('example/app.cpp')]);
+  assert.deepEqual(block('c'), [file('example-c/app.c')]);
+  assert.deepEqual(block('cmake'), [file('example/CMakeLists.txt'), file('example-c/CMakeLists.txt')]);
   // tests/node/package.test.mjs runs its JavaScript and its page against the installed package.
   assert.equal(block('js').length, 1);
   assert.equal(block('html').length, 1);

@@ -36,7 +36,7 @@ let cwd;
 before(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'snail-golden-'));
   const wabt = await wabtInit();
-  const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true };
+  const features = { reference_types: true, bulk_memory: true, mutable_globals: true, multi_value: true, exceptions: true };
   for (const file of fs.readdirSync(fixturesDir)) {
     const from = path.join(fixturesDir, file);
     if (file.endsWith('.wat')) {

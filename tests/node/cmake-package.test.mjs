@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { root } from './helpers.mjs';
+import { readNames } from '../../host/browser/names.mjs';
+import { guideSectionBlocks, root } from './helpers.mjs';
 
 const cli = path.join(root, 'host/cli/snail-core.mjs');
 const generator = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : [];
@@ -315,11 +316,15 @@ test('cmake: in_an_emcmake_standalone_program_a_task_without_memory_for_its_stac
   // tasks that get no segment fail, the others and the parent carry on.
   const { build } = buildWithEmscripten();
   const ran = run(process.execPath, [cli, 'run', path.join(build, 'programs/checks_capped.wasm'), '--entry', 'many']);
-  assert.equal(ran.stderr, '');
   const m = /^(\d+) returned, (\d+) failed\n$/.exec(ran.stdout);
   assert.ok(m, ran.stdout);
   const [returned, failed] = [Number(m[1]), Number(m[2])];
   assert.ok(returned > 0 && failed > 0 && returned + failed === 2000, ran.stdout);
+  // The command reports the failed children: ten, then how many more.
+  const lines = ran.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, Math.min(failed, 10) + (failed > 10 ? 1 : 0), ran.stderr);
+  for (const line of lines.slice(0, 10)) assert.match(line, /^snail-core: task #\d+ \(table\[\d+\], executing\) could not start: no memory for its 32768-byte stack segment$/);
+  if (failed > 10) assert.equal(lines[10], `snail-core: ${failed - 10} more tasks failed (the first 10 are above; --stats counts them all)`);
   assert.equal(ran.status, 1, 'main returned 1');
 });
 
@@ -335,4 +340,83 @@ test('cmake: a_handler_declared_in_two_namespaces_of_one_source_file_is_one_glob
     assert.equal(ran.all, '');
     assert.equal(ran.status, 0, `${program}: main returned ${ran.status}`);
   }
+});
+
+test('cmake: the_guides_c_path_works_literally_from_an_installed_prefix', () => {
+  const [, commands] = guideSectionBlocks('The same program in C', 'sh');
+  const [output] = guideSectionBlocks('The same program in C', '');
+  assert.match(commands, /^cp PREFIX\/share\/snail-core\/example-c\/\* \.$/m, commands);
+  const empty = fs.mkdtempSync(path.join(tmp, 'guide-c-'));
+  // PREFIX, the word the guide writes for the install prefix (not the one in CMAKE_PREFIX_PATH).
+  const r = run('sh', ['-ec', commands.replace(/(?<=[\s=])PREFIX\b/g, prefix)], { cwd: empty });
+  assert.equal(r.status, 0, r.all);
+  assert.match(r.all, /Building C object CMakeFiles\/app\.linked\.dir\/app\.c/);
+  assert.doesNotMatch(r.all, /runtime\.cpp/, 'the installed core was linked');
+  const ran = run(process.execPath, [cli, 'run', path.join(empty, 'hello-snail-c/build/programs/app.wasm')]);
+  assert.equal(ran.stdout, output);
+  assert.equal(ran.stderr, '');
+  assert.equal(ran.status, 0);
+});
+
+test('cmake: a_c_project_builds_a_dynamic_program_and_a_c_side_module_that_a_task_loads', async () => {
+  const source = path.join(tmp, 'dynamic-c');
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'CMakeLists.txt'), `cmake_minimum_required(VERSION 3.20)
+project(snail_dynamic_c LANGUAGES C)
+find_package(SnailCore 0.1 REQUIRED)
+snail_add_program(app SOURCES app.c DYNAMIC)
+snail_add_side_module(greeter SOURCES greeter.c)
+`);
+  fs.writeFileSync(path.join(source, 'app.c'), `#include <snail/snail.h>
+SNAIL_HANDLER_I64(depth, int64_t);
+SNAIL_ENTRY(main) {
+  snail_set(depth, (int64_t)arg << 32);
+  int32_t module = 0;
+  if (snail_module_load("greeter", 7, &module, 0) != SNAIL_OK) return -1;
+  int32_t index = snail_module_function(module, "twice_after_a_nap", 17);
+  if (index <= 0) return -2;
+  int32_t r = ((int32_t (*)(int32_t))(uintptr_t)index)(arg);
+  return snail_get(depth) == (int64_t)arg << 32 ? r : -3;
+}
+`);
+  fs.writeFileSync(path.join(source, 'greeter.c'), `#include <snail/snail.h>
+SNAIL_HANDLER_I64(depth, int64_t);  /* the program's register: handler names are program-wide */
+int32_t twice_after_a_nap(int32_t n) {
+  if (snail_sleep(2) != SNAIL_OK) return -10;
+  return snail_get(depth) == (int64_t)n << 32 ? 2 * n : -11;
+}
+`);
+  const build = path.join(tmp, 'dynamic-c-build');
+  let r = configure(source, build, [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`]);
+  assert.equal(r.status, 0, r.all);
+  r = run('cmake', ['--build', build]);
+  assert.equal(r.status, 0, r.all);
+  assert.match(r.all, /Building C object CMakeFiles\/greeter\.side\.dir\/greeter\.c/);
+  assert.match(r.all, /Post-linking snail-core side module greeter\.wasm/);
+  const { Runtime } = await import('../../host/browser/index.mjs');
+  const rt = await Runtime.load(path.join(build, 'programs/app.wasm'));
+  const tasks = [3, 4, 5].map((n) => rt.dispatch('main', n));
+  await rt.drain();
+  assert.deepEqual(tasks.map((t) => t.value), [6, 8, 10], tasks.map((t) => String(t.error)).join('; '));
+  assert.deepEqual(rt.handlerGlobals.map((h) => `${h.name}:${h.type}`), ['depth:i64'], 'the module shares the program\'s i64 handler');
+  await rt.close();
+});
+
+test('cmake: a_debug_configuration_keeps_the_names_and_dwarf_of_a_program_and_a_release_one_does_not', () => {
+  const source = project(path.join(root, 'tools/cmake/example-c'), 'debug-c');
+  /** @param {string} type */
+  const customSections = (type) => {
+    const build = path.join(tmp, `debug-c-${type}`);
+    let r = configure(source, build, [`-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_TOOLCHAIN_FILE=${packageDir}/wasm32-wasi.cmake`, `-DCMAKE_BUILD_TYPE=${type}`]);
+    assert.equal(r.status, 0, r.all);
+    r = run('cmake', ['--build', build]);
+    assert.equal(r.status, 0, r.all);
+    const program = path.join(build, 'programs/app.wasm');
+    const ran = run(process.execPath, [cli, 'run', program]);
+    assert.equal(ran.status, 0, ran.all);
+    const names = readNames(fs.readFileSync(program));
+    return { names: names.names, dwarf: names.dwarf, children: names.table.filter((n) => n === 'sleeper' || n === 'greeter').sort() };
+  };
+  assert.deepEqual(customSections('Debug'), { names: true, dwarf: true, children: ['greeter', 'sleeper'] });
+  assert.deepEqual(customSections('Release'), { names: false, dwarf: false, children: [] });
 });

@@ -144,3 +144,30 @@ test('docs: every_sentence_of_specification_md_names_tests_that_exist', () => {
   assert.equal(entries.length, 50, `specification.md quotes ${entries.length} sentences; the specification has 50`);
   for (const e of entries) assert.ok(e.refs.length > 0, `no test proves "${e.sentence}"`);
 });
+
+test('docs: the_read_block_example_of_bridge_md_fills_the_buffer_after_the_memory_grew', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const example = codeBlocks('docs/bridge.md', 'js').find((b) => b.includes('read_block: suspend('));
+  assert.ok(example, 'bridge.md shows read_block');
+  assert.ok(example.includes("Runtime.load('app.wasm'"));
+  // The example as written, with its program, a source of bytes that waits a
+  // turn (the program's other task grows the memory meanwhile), and a run.
+  const file = path.join(root, 'build', 'bridge-read-example.mjs');
+  fs.writeFileSync(file, `const readSomewhere = (signal, fd, size) => new Promise((resolve) => setTimeout(() => resolve(Uint8Array.from({ length: size }, (_, i) => (i + fd) & 0xff)), 5));
+${example.replace("Runtime.load('app.wasm'", `Runtime.load(${JSON.stringify(path.join(root, 'build/programs/read_block.wasm'))}`)}
+const before = memory.buffer.byteLength;
+const task = rt.dispatch('main', 1000);
+await task.done;
+console.log(JSON.stringify({ state: task.state, value: task.value, grew: memory.buffer.byteLength - before >= 16 << 20 }));
+await rt.close();
+`);
+  try {
+    const r = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    let sum = 0;
+    for (let i = 0; i < 1000; i++) sum += (i + 3) & 0xff;
+    assert.deepEqual(JSON.parse(r.stdout), { state: 'returned', value: sum, grew: true });
+  } finally {
+    fs.rmSync(file);
+  }
+});

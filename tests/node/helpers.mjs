@@ -1,5 +1,6 @@
 // Shared helpers of the node:test suites: program paths, and the
 // environment-neutral case support bound to Node.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,4 +42,34 @@ export function rng(/** @type {number} */ seed) {
     s ^= s << 5; s >>>= 0;
     return s;
   };
+}
+
+/**
+ * A section of docs/guide.md by its title (without its number), and its code
+ * blocks of a language ('' for untyped ones), in order.
+ * @param {string} title @param {string} lang
+ */
+export function guideSectionBlocks(title, lang) {
+  const guide = fs.readFileSync(path.join(root, 'docs/guide.md'), 'utf8');
+  const start = guide.search(new RegExp(`^## \\d+\\. ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  if (start < 0) throw new Error(`docs/guide.md has no section "${title}"`);
+  const next = guide.slice(start + 1).search(/^## /m);
+  const section = next < 0 ? guide.slice(start) : guide.slice(start, start + 1 + next);
+  // Fences alternate: one opens (with its language), the next one closes.
+  /** @type {string[]} */
+  const blocks = [];
+  /** @type {{ lang: string, lines: string[] } | null} */
+  let open = null;
+  for (const line of section.split('\n')) {
+    const fence = /^```(\w*)$/.exec(line);
+    if (fence && open === null) {
+      open = { lang: fence[1], lines: [] };
+    } else if (fence && open !== null) {
+      if (open.lang === lang) blocks.push(`${open.lines.join('\n')}\n`);
+      open = null;
+    } else if (open !== null) {
+      open.lines.push(line);
+    }
+  }
+  return blocks;
 }

@@ -315,15 +315,16 @@ test('abi: waiting_outside_a_task_fails_the_initialisation_clearly', async () =>
 
 test('abi: a_start_function_that_waits_fails_the_instantiation_saying_so', async () => {
   // The wait is refused before the register file exists: it used to end in
-  // a TypeError of the runtime's own.
+  // a TypeError of the runtime's own. A start function's failure is the
+  // program's initialisation failing (ERR_INIT), not a link failure.
   const bytes = wat(`(module
     (import "snail" "yield" (func $yield (result i32)))
     (func $init (drop (call $yield)))
     (start $init)
     ${ENTRY})`);
   await assert.rejects(Runtime.load(bytes, { name: 'start.wasm' }), (e) => {
-    assert.equal(e.code, 'ERR_LINK');
-    assert.match(e.message, /^start\.wasm could not be instantiated: snail\.yield was called outside a task \(from the program's initialisation, or an export called directly\); waits are only allowed in tasks$/);
+    assert.equal(e.code, 'ERR_INIT');
+    assert.match(e.message, /^start\.wasm failed in its start function: snail\.yield was called outside a task \(from the program's initialisation, or an export called directly\); waits are only allowed in tasks$/);
     return true;
   });
 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { collectConsole, launchBrowser, startServer } from '../browser/harness.mjs';
-import { root } from './helpers.mjs';
+import { guideSectionBlocks, root } from './helpers.mjs';
 
 const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const version = pkgJson.version;
@@ -574,4 +574,24 @@ document.getElementById('out').textContent = \`\${task.state} \${task.value}\`;
     await browser.close();
     await server.close();
   }
+});
+
+test('package: the_guides_c_path_works_literally_from_an_empty_folder', () => {
+  assert.ok(fs.existsSync('/usr/bin/clang-19') || process.env.WASI_SDK_PATH, 'a wasm32-wasi toolchain is needed (tools/bootstrap.sh installs it)');
+  const [commands] = guideSectionBlocks('The same program in C', 'sh');
+  const [output] = guideSectionBlocks('The same program in C', '');
+  // The one change to the guide's commands: the packages come from the tarball
+  // made here and the repository's binaryen, without the registry.
+  const install = 'npm install snail-core binaryen@132';
+  assert.ok(commands.includes(install), commands);
+  const script = commands.replace(install, `npm install ${tarball} ${path.join(root, 'node_modules/binaryen')} --offline --no-audit --no-fund`);
+  const empty = fs.mkdtempSync(path.join(tmp, 'guide-c-'));
+  const r = run('sh', ['-ec', script], { cwd: empty });
+  assert.equal(r.status, 0, r.all);
+  assert.ok(r.stdout.endsWith(output), `the run printed what the guide shows:\n${output}\n--- got ---\n${r.all}`);
+  assert.match(r.all, /Building C object CMakeFiles\/app\.linked\.dir\/app\.c/);
+  assert.match(r.all, /runtime\.cpp/, 'the core is compiled from the sources the package ships');
+  // A project of C alone, for which find_package enabled C++ (the core is C++).
+  assert.match(fs.readFileSync(path.join(empty, 'hello-snail-c/CMakeLists.txt'), 'utf8'), /^project\(\w+ LANGUAGES C\)$/m);
+  assert.match(r.all, /The CXX compiler identification is/);
 });

@@ -127,7 +127,7 @@ SNAIL_ENTRY(cancel_child) {
     test_event(ev_woke, arg + 1, static_cast<std::int32_t>(s));
     return 1;
   });
-  snail::yield();  // the child starts and sleeps
+  (void)snail::yield();  // the child starts and sleeps
   test_event(ev_joined, child.id(), static_cast<std::int32_t>(child.cancel()));
   auto s = child.join();
   test_event(ev_joined, child.id(), static_cast<std::int32_t>(s));

@@ -63,17 +63,17 @@ SNAIL_ENTRY(dispatch_one) {
 // Contract 2: a child that traps fails alone; its siblings and its parent go on.
 SNAIL_ENTRY(trap_sibling) {
   auto ok1 = snail::dispatch([] {
-    snail::sleep(2);
+    (void)snail::sleep(2);
     return 1;
   });
   auto bad = snail::dispatch([] {
-    snail::yield();
+    (void)snail::yield();
     __builtin_trap();
     return 0;
   });
   auto ok2 = snail::dispatch([] {
-    snail::yield();
-    snail::sleep(1);
+    (void)snail::yield();
+    (void)snail::sleep(1);
     return 2;
   });
   auto s1 = ok1.join();
@@ -90,7 +90,7 @@ SNAIL_ENTRY(trap_sibling) {
 SNAIL_ENTRY(trap_after_dispatch) {
   snail::bind b(h_alpha, arg);
   auto child = snail::dispatch([] {
-    snail::sleep(3);
+    (void)snail::sleep(3);
     test_event(ev_child_done, h_alpha.get(), 0);
     return 9;
   });
@@ -107,9 +107,9 @@ SNAIL_ENTRY(copy_on_dispatch) {
   snail::bind b(h_beta, arg + 1);
   snail::dispatch([] {
     test_event(ev_child_saw, h_alpha.get(), h_beta.get());
-    snail::sleep(2);
+    (void)snail::sleep(2);
     test_event(ev_child_saw, h_alpha.get(), h_beta.get());
-    snail::yield();
+    (void)snail::yield();
     test_event(ev_child_saw, h_alpha.get(), h_beta.get());
     test_event(ev_child_done, 0, 0);
     return 0;
@@ -217,7 +217,7 @@ __attribute__((noinline)) std::int32_t recurse(std::int32_t depth) {
 }  // namespace
 
 SNAIL_ENTRY(deep) {
-  snail::yield();
+  (void)snail::yield();
   return recurse(arg);
 }
 

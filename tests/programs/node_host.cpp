@@ -59,7 +59,7 @@ SNAIL_ENTRY(read_n) {
 
 // Writes n-dependent bytes (hundreds of KiB) to data/w<n % 16>.bin; returns the status.
 SNAIL_ENTRY(write_n) {
-  std::string data(static_cast<std::size_t>(256 * 1024 + arg), static_cast<char>('a' + arg % 26));
+  std::vector<std::byte> data(static_cast<std::size_t>(256 * 1024 + arg), static_cast<std::byte>('a' + arg % 26));
   return static_cast<std::int32_t>(snail::file_write("data/w" + std::to_string(arg % 16) + ".bin", data));
 }
 

@@ -1,9 +1,17 @@
-# find_package(SnailCore) for C++ programs that run on the snail-core runtime.
+# find_package(SnailCore) for C and C++ programs that run on the snail-core
+# runtime.
 #
 # Provides:
-#   SnailCore::core        the core (headers <snail/snail.hpp>, the library)
-#   snail_add_program()    C++ sources -> a post-linked program .wasm
+#   SnailCore::core        the core (headers <snail/snail.h> for C,
+#                          <snail/snail.hpp> for C++, the library)
+#   snail_add_program()    C and C++ sources -> a post-linked program .wasm
 #                          (SnailProgram.cmake documents its arguments)
+#   snail_add_side_module() C and C++ sources -> a module loaded at run time
+#
+# The core is C++: a project of C alone (project(x LANGUAGES C)) gets the C++
+# language enabled here, with the C++ compiler of its toolchain (the toolchain
+# file names both), to compile or link the core. Call find_package(SnailCore)
+# at the top level of the project, where enable_language() may be called.
 #   SnailCore_VERSION, SNAIL_CORE_INCLUDE_DIR, SNAIL_NODE, SNAIL_NODE_MODULES
 #
 # The program must be compiled for WebAssembly: configure the project with the
@@ -124,6 +132,11 @@ endif()
 set(SNAIL_POSTLINK "${_snail_postlink}")
 include("${_snail_dir}/SnailProgram.cmake")
 
+get_property(_snail_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(NOT "CXX" IN_LIST _snail_languages)
+  enable_language(CXX)
+endif()
+
 # The core.
 if(NOT TARGET SnailCore::core)
   if(WASI AND _snail_layout STREQUAL "installed")
@@ -135,7 +148,7 @@ if(NOT TARGET SnailCore::core)
     add_library(snail_core_from_source STATIC ${_snail_core_sources})
     target_include_directories(snail_core_from_source PUBLIC "${SNAIL_CORE_INCLUDE_DIR}")
     target_compile_features(snail_core_from_source PUBLIC cxx_std_20)
-    target_compile_options(snail_core_from_source PUBLIC -fno-exceptions -fno-rtti)
+    target_compile_options(snail_core_from_source PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-fno-exceptions -fno-rtti>)
     if(EMSCRIPTEN)
       target_compile_options(snail_core_from_source PUBLIC -mmutable-globals)
     endif()

@@ -3,15 +3,16 @@
 #   cmake --install build/wasm --prefix PREFIX
 #
 # installs
-#   PREFIX/include/snail/...                    the C++ headers
+#   PREFIX/include/snail/...                    the C and C++ headers
 #   PREFIX/lib/libsnail_core.a                  the core, built for wasm32-wasi
 #   PREFIX/lib/cmake/SnailCore/                 SnailCoreConfig.cmake, its version
 #       file, the exported target SnailCore::core, snail_add_program()
 #       (SnailProgram.cmake), snail_add_side_module() (SnailModule.cmake), the toolchain file wasm32-wasi.cmake and its
 #       Platform/WASI.cmake, the post-link launcher, and what was recorded
 #       here: the Node and the node_modules with binaryen this build used
-#   PREFIX/share/snail-core/                    the post-link step and the
-#       core's sources (Emscripten projects compile them with em++)
+#   PREFIX/share/snail-core/                    the post-link step, the
+#       core's sources (Emscripten projects compile them with em++) and the
+#       C example project (example-c/)
 #
 # Included by the top-level CMakeLists.txt in the wasm32-wasi build.
 include(GNUInstallDirs)
@@ -62,3 +63,5 @@ install(FILES "${_snail_root}/tools/wasm/postlink.mjs" "${_snail_root}/tools/was
 install(FILES "${_snail_root}/host/browser/errors.mjs" DESTINATION "${_snail_share_dir}/host/browser")
 install(FILES "${_snail_root}/host/browser/wasm/binary.mjs" DESTINATION "${_snail_share_dir}/host/browser/wasm")
 install(DIRECTORY "${_snail_root}/core/src/" DESTINATION "${_snail_share_dir}/core/src")
+# The C project of docs/guide.md, "The same program in C", to start from.
+install(DIRECTORY "${_snail_root}/tools/cmake/example-c/" DESTINATION "${_snail_share_dir}/example-c")

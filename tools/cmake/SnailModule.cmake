@@ -1,9 +1,9 @@
 # Modules loaded into a running program (docs/abi.md, "Dynamically loaded
 # modules"). Included by SnailProgram.cmake.
 #
-# snail_add_side_module(<name> SOURCES <file>... [OUTPUT_DIRECTORY <dir>])
+# snail_add_side_module(<name> SOURCES <file>... [OUTPUT_DIRECTORY <dir>] [DEBUG])
 #
-# Builds C++ sources into a side module following the WebAssembly
+# Builds C and C++ sources into a side module following the WebAssembly
 # tool-conventions for dynamic linking: position-independent code, a
 # `dylink.0` section, the program's memory, table and __stack_pointer imported,
 # its own data and functions placed at the bases the loader gives it. Symbols
@@ -12,11 +12,12 @@
 # snail-core headers but does not link the core: the program has it. The
 # post-link step guards its stack use against the program's per-task stack
 # bounds. The result is <OUTPUT_DIRECTORY>/<name>.wasm; load it with
-# snail::load_module("<name>") or rt.loadModule().
+# snail::load_module("<name>") or rt.loadModule(). DEBUG (or a Debug
+# configuration) keeps its names and DWARF, as for snail_add_program().
 include_guard(GLOBAL)
 
 function(snail_add_side_module name)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "DEBUG" "OUTPUT_DIRECTORY" "SOURCES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "snail_add_side_module(${name}): give SOURCES")
   endif()
@@ -35,11 +36,13 @@ function(snail_add_side_module name)
   target_compile_features(${linked} PRIVATE cxx_std_20)
   target_compile_options(${linked} PRIVATE
     $<TARGET_PROPERTY:SnailCore::core,INTERFACE_COMPILE_OPTIONS>
-    -fPIC -fvisibility=default -fvisibility-inlines-hidden -fno-exceptions -fno-rtti -Wall -Wextra)
+    -fPIC -fvisibility=default -Wall -Wextra
+    $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden -fno-exceptions -fno-rtti>)
   # Default visibility exports the module's functions; inline functions stay
-  # hidden (the snail-core headers hide theirs too): a module binds its own
-  # out-of-line copies, which an unoptimised build emits, instead of importing
-  # them from a program that may not have them.
+  # hidden (the snail-core headers hide theirs too, and <snail/snail.h>'s are
+  # static): a module binds its own out-of-line copies, which an unoptimised
+  # build emits, instead of importing them from a program that may not have
+  # them.
   # -shared with --experimental-pic writes the dylink.0 section; undefined
   # symbols become imports the loader resolves against the program's exports.
   # -nostdlib: the C and C++ libraries are the program's. The loader calls
@@ -51,15 +54,17 @@ function(snail_add_side_module name)
     "LINKER:--no-entry"
     "LINKER:--export-if-defined=__wasm_call_ctors")
 
+  snail_detail_debug(${linked} "${ARG_DEBUG}" debug)
+
   snail_detail_postlink_command(postlink)
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIRECTORY}"
-    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --side
+    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --side ${debug}
     DEPENDS ${linked} "${SNAIL_POSTLINK}"
     COMMENT "Post-linking snail-core side module ${name}.wasm"
-    VERBATIM)
+    VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${name} ALL DEPENDS "${output}")
 endfunction()
 

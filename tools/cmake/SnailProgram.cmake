@@ -1,16 +1,24 @@
 # snail_add_program(<name> SOURCES <file>... [LIBRARIES <lib>...]
-#                   [STACK_SIZE <bytes>] [OUTPUT_DIRECTORY <dir>] [DYNAMIC])
+#                   [STACK_SIZE <bytes>] [OUTPUT_DIRECTORY <dir>] [DYNAMIC] [DEBUG])
 #
-# Builds C++ sources into a snail-core program: a wasm32 reactor linked with
-# the core (SnailCore::core), exporting its stack pointer and function table,
-# then post-linked (tools/wasm/postlink.mjs: Binaryen's stack-check pass, the
-# stack registers' exports, the `snail.abi` section, optimisation). The result
+# Builds C and C++ sources (<snail/snail.h>, <snail/snail.hpp>) into a
+# snail-core program: a wasm32 reactor linked with the core (SnailCore::core),
+# exporting its stack pointer and function table, then post-linked
+# (tools/wasm/postlink.mjs: Binaryen's stack-check pass, the stack registers'
+# exports, the `snail.abi` section, optimisation). The result
 # is <OUTPUT_DIRECTORY>/<name>.wasm (default: SNAIL_PROGRAM_OUTPUT_DIRECTORY,
 # itself ${CMAKE_BINARY_DIR}/programs unless set); the target <name> builds it.
 #
 # DYNAMIC makes a program that modules can be loaded into at run time
 # (snail_add_side_module() in SnailModule.cmake, docs/abi.md "Dynamically
 # loaded modules"): its symbols are exported and its table can grow.
+#
+# DEBUG, or a Debug configuration (CMAKE_BUILD_TYPE=Debug), keeps the
+# program's function names (the name section) and its DWARF through the
+# post-link step, which otherwise strips them: stack traces of failed tasks
+# then name functions, and children are named after the function they run
+# (docs/guide.md, "Debug builds, failures and stack sizes"). DEBUG also
+# compiles the sources with -g in any configuration.
 #
 # STACK_SIZE is the neutral stack: the one the program's initialisation and the
 # host's calls between tasks run on. Each task gets its own segment at run time.
@@ -51,10 +59,31 @@ function(snail_detail_postlink_command out)
   endif()
 endfunction()
 
+# A debug build of <linked>: with <option> (DEBUG) its sources compile with -g,
+# and <out> is the post-link step's --debug, given for DEBUG or in a Debug
+# configuration; an empty list otherwise.
+function(snail_detail_debug linked option out)
+  set(debug "$<OR:$<BOOL:${option}>,$<CONFIG:Debug>>")
+  if(option)
+    target_compile_options(${linked} PRIVATE -g)
+    target_link_options(${linked} PRIVATE -g)
+  endif()
+  # clang runs wasm-opt after a link at -O1 and above when it finds one on
+  # PATH, without -g, and wasm-opt then drops the name section. The link's own
+  # level decides, and the last -O wins: -O0 here links without it (the
+  # sources stay compiled at the configuration's level), and the post-link
+  # step optimises instead, keeping the names. (clang 19's --no-wasm-opt
+  # skips the link altogether.)
+  if(NOT EMSCRIPTEN)
+    target_link_options(${linked} PRIVATE "$<${debug}:-O0>")
+  endif()
+  set(${out} "$<${debug}:--debug>" PARENT_SCOPE)
+endfunction()
+
 include("${CMAKE_CURRENT_LIST_DIR}/SnailModule.cmake")
 
 function(snail_add_program name)
-  cmake_parse_arguments(ARG "DYNAMIC" "STACK_SIZE;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "DYNAMIC;DEBUG" "STACK_SIZE;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "snail_add_program(${name}): SOURCES is required")
   endif()
@@ -113,16 +142,17 @@ function(snail_add_program name)
   if(ARG_DYNAMIC)
     snail_detail_dynamic_program(${name} ${linked})
   endif()
+  snail_detail_debug(${linked} "${ARG_DEBUG}" debug)
 
   snail_detail_postlink_command(postlink)
   set(output "${ARG_OUTPUT_DIRECTORY}/${name}.wasm")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${ARG_OUTPUT_DIRECTORY}"
-    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --stack-size ${ARG_STACK_SIZE}
+    COMMAND ${postlink} "$<TARGET_FILE:${linked}>" "${output}" --stack-size ${ARG_STACK_SIZE} ${debug}
     DEPENDS ${linked} "${SNAIL_POSTLINK}"
     COMMENT "Post-linking snail-core program ${name}.wasm"
-    VERBATIM)
+    VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${name} ALL DEPENDS "${output}")
 endfunction()
 

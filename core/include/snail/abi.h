@@ -1,8 +1,9 @@
 /* The snail-core program ABI as C declarations (see docs/abi.md).
  *
- * These are the raw imports a program calls. C++ programs normally use the
- * wrappers in <snail/snail.hpp>; this header exists so that C code, and authors
- * of other compilers, can see the exact signatures in one place.
+ * These are the raw imports a program calls, with the exact signatures in one
+ * place for authors of other compilers. C programs include <snail/snail.h>,
+ * which adds entries, handler globals, dispatch by function pointer and
+ * disposers to these; C++ programs include <snail/snail.hpp>.
  *
  * Imports marked "suspends" are suspending imports: the runtime saves the task's
  * registers, releases the execution permit, and the call returns only when the
@@ -28,6 +29,15 @@ extern "C" {
 #define SNAIL_DENIED 5
 #define SNAIL_NOT_FOUND 6
 
+/* A wait's status tells whether the task was cancelled and must unwind: the
+ * compiler warns when one is dropped (-Wunused-result); cast it to void to
+ * ignore it on purpose. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define SNAIL_NODISCARD [[nodiscard]]
+#else
+#define SNAIL_NODISCARD __attribute__((warn_unused_result))
+#endif
+
 #if defined(__wasm__)
 #define SNAIL_IMPORT(name) __attribute__((import_module("snail"), import_name(#name)))
 #define SNAIL_EXPORT(name) __attribute__((export_name(name)))
@@ -50,15 +60,15 @@ extern "C" {
 #endif
 
 /* Suspends for `ms` milliseconds. Returns SNAIL_OK, SNAIL_CANCELLED, SNAIL_INVALID. */
-int32_t snail_sleep(double ms) SNAIL_IMPORT(sleep);
+SNAIL_NODISCARD int32_t snail_sleep(double ms) SNAIL_IMPORT(sleep);
 
 /* Suspends: gives the permit back and requeues the task behind the work that is ready. */
-int32_t snail_yield(void) SNAIL_IMPORT(yield);
+SNAIL_NODISCARD int32_t snail_yield(void) SNAIL_IMPORT(yield);
 
 /* Suspends until the task `handle` finished. SNAIL_OK: it returned (see
  * snail_result); SNAIL_FAILED: it trapped; SNAIL_CANCELLED: it was cancelled, or
  * the calling task's cancellation was requested; SNAIL_INVALID: unknown handle. */
-int32_t snail_join(int32_t handle) SNAIL_IMPORT(join);
+SNAIL_NODISCARD int32_t snail_join(int32_t handle) SNAIL_IMPORT(join);
 
 /* Dispatches a child task that runs `entry(arg)`, where `entry` is an index into
  * the exported function table `__indirect_function_table` of type (i32) -> i32.
@@ -66,7 +76,7 @@ int32_t snail_join(int32_t handle) SNAIL_IMPORT(join);
  * `arg` instead if the task is discarded before it ever runs. The child is live
  * before this returns and starts with a copy of the caller's handler bindings.
  * Returns a handle > 0, or the negated status (-SNAIL_CLOSED, -SNAIL_INVALID). */
-int32_t snail_dispatch(int32_t entry, int32_t arg, int32_t drop) SNAIL_IMPORT(dispatch);
+SNAIL_NODISCARD int32_t snail_dispatch(int32_t entry, int32_t arg, int32_t drop) SNAIL_IMPORT(dispatch);
 
 /* The value the task `handle` returned: 0 unless it returned (snail_join gives
  * SNAIL_OK). A cancelled task has none, even if its entry returned a value. */
@@ -81,7 +91,7 @@ int32_t snail_cancel_requested(void) SNAIL_IMPORT(cancel_requested);
 /* Requests cancellation of the task `handle` (see docs/abi.md, "Cancellation").
  * SNAIL_OK, also for a task that has already finished; SNAIL_INVALID for an
  * unknown handle. Never suspends. */
-int32_t snail_cancel(int32_t handle) SNAIL_IMPORT(cancel);
+SNAIL_NODISCARD int32_t snail_cancel(int32_t handle) SNAIL_IMPORT(cancel);
 
 /* Host services (docs/abi.md, "Host services"). Every one suspends and returns
  * a status. Strings and bytes are (pointer, length) pairs; `out`, when not 0,
@@ -92,23 +102,23 @@ typedef struct snail_out {
   uint32_t len;
 } snail_out;
 
-int32_t snail_event_wait(const char* name, uint32_t name_len, snail_out* out) SNAIL_IMPORT(event_wait);
-int32_t snail_storage_get(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
+SNAIL_NODISCARD int32_t snail_event_wait(const char* name, uint32_t name_len, snail_out* out) SNAIL_IMPORT(event_wait);
+SNAIL_NODISCARD int32_t snail_storage_get(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
                           snail_out* out) SNAIL_IMPORT(storage_get);
-int32_t snail_storage_put(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
+SNAIL_NODISCARD int32_t snail_storage_put(const char* store, uint32_t store_len, const char* key, uint32_t key_len,
                           const void* value, uint32_t value_len) SNAIL_IMPORT(storage_put);
-int32_t snail_storage_delete(const char* store, uint32_t store_len, const char* key,
+SNAIL_NODISCARD int32_t snail_storage_delete(const char* store, uint32_t store_len, const char* key,
                              uint32_t key_len) SNAIL_IMPORT(storage_delete);
-int32_t snail_storage_list(const char* store, uint32_t store_len, const char* prefix,
+SNAIL_NODISCARD int32_t snail_storage_list(const char* store, uint32_t store_len, const char* prefix,
                            uint32_t prefix_len, snail_out* out) SNAIL_IMPORT(storage_list);
-int32_t snail_fetch(const char* url, uint32_t url_len, snail_out* body, int32_t* http_status)
+SNAIL_NODISCARD int32_t snail_fetch(const char* url, uint32_t url_len, snail_out* body, int32_t* http_status)
     SNAIL_IMPORT(fetch);
-int32_t snail_frame_wait(void) SNAIL_IMPORT(frame_wait);
-int32_t snail_idle_wait(double timeout_ms) SNAIL_IMPORT(idle_wait);
-int32_t snail_file_read(const char* path, uint32_t path_len, snail_out* out) SNAIL_IMPORT(file_read);
-int32_t snail_file_write(const char* path, uint32_t path_len, const void* data, uint32_t data_len)
+SNAIL_NODISCARD int32_t snail_frame_wait(void) SNAIL_IMPORT(frame_wait);
+SNAIL_NODISCARD int32_t snail_idle_wait(double timeout_ms) SNAIL_IMPORT(idle_wait);
+SNAIL_NODISCARD int32_t snail_file_read(const char* path, uint32_t path_len, snail_out* out) SNAIL_IMPORT(file_read);
+SNAIL_NODISCARD int32_t snail_file_write(const char* path, uint32_t path_len, const void* data, uint32_t data_len)
     SNAIL_IMPORT(file_write);
-int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
+SNAIL_NODISCARD int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
 
 /* Dynamically loaded modules (docs/abi.md, "Dynamically loaded modules").
  * module_load suspends: it loads the module the embedder resolves `name` to (or
@@ -118,7 +128,7 @@ int32_t snail_stdin_line(snail_out* out) SNAIL_IMPORT(stdin_line);
  * the out cell `error` (if not 0).
  * module_function returns the table index of an exported function of a loaded
  * module, or -SNAIL_INVALID (unknown handle) or -SNAIL_NOT_FOUND. */
-int32_t snail_module_load(const char* name, uint32_t name_len, int32_t* handle, snail_out* error)
+SNAIL_NODISCARD int32_t snail_module_load(const char* name, uint32_t name_len, int32_t* handle, snail_out* error)
     SNAIL_IMPORT(module_load);
 int32_t snail_module_function(int32_t handle, const char* name, uint32_t name_len)
     SNAIL_IMPORT(module_function);

@@ -14,9 +14,10 @@
 // namespace, another translation unit or a side module, is the same global.
 // Within one namespace of a translation unit, declare a name once, as any C++
 // definition (a header with an include guard does). The value type must be 32
-// bits wide (a pointer or a 32-bit integer), because the C++ side binds i32
-// globals only; other compilers may use the other value types docs/abi.md
-// allows.
+// bits wide (a pointer or a 32-bit integer): SNAIL_HANDLER declares i32
+// globals. The other value types docs/abi.md allows (i64, f32, f64,
+// externref) have the macros of <snail/snail.h>, SNAIL_HANDLER_I64 and the
+// others, which C++ may use too.
 #pragma once
 
 #include <bit>
@@ -26,6 +27,7 @@
 #include <type_traits>
 
 #include "snail/abi.h"
+#include "snail/snail.h"
 
 // Everything these headers define is inline: hidden, so that a side module
 // (snail_add_side_module) binds its own copies instead of importing them.
@@ -74,28 +76,13 @@ inline To bit_cast(const From& from) noexcept {
 }
 }  // namespace snail::detail
 
-// The global is weak so that every translation unit including the declaration
-// defines it and the linker keeps one; `.export_name` exports it under the ABI
-// name without linker flags, and `.no_dead_strip` keeps it when unused. Within
-// one translation unit the declarations' assembly is one text, so `.ifndef`
-// defines the global only at the first: a second declaration of the name (in
-// another namespace) is the same global. The symbol is named with
-// SNAIL_ABI_SEP (see abi.h): the clang of Emscripten 3.1.6 exports a global
-// under the symbol's own name.
-#define SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "snail" SNAIL_ABI_SEP "handler" SNAIL_ABI_SEP #NAME
+// The global's definition is <snail/snail.h>'s, which C declarations share:
+// the same name declared in C and in C++ is one global. The symbol is named
+// with SNAIL_ABI_SEP (see abi.h): the clang of Emscripten 3.1.6 exports a
+// global under the symbol's own name.
+#define SNAIL_DETAIL_HANDLER_STORAGE(NAME) SNAIL_DETAIL_HANDLER_GLOBAL(NAME, i32)
 
-#define SNAIL_DETAIL_HANDLER_STORAGE(NAME)                                               \
-  __asm__(".ifndef " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                              \
-          ".globaltype " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", i32\n"                     \
-          ".weak " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                \
-          ".export_name " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ", "                         \
-          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                                         \
-          ".no_dead_strip " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n"                       \
-          SNAIL_DETAIL_HANDLER_SYMBOL(NAME) ":\n"                                        \
-          ".endif\n");                                                                   \
-  static_assert(true, "")
-
-#define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
+#define SNAIL_DETAIL_CXX_HANDLER_ACCESS(NAME, TYPE)                                          \
   static TYPE get() noexcept {                                                          \
     std::int32_t v;                                                                     \
     __asm__ volatile("global.get " SNAIL_DETAIL_HANDLER_SYMBOL(NAME) "\n\tlocal.set %0"  \
@@ -132,7 +119,7 @@ inline thread_local unsigned char handler_slot[sizeof(void*)] = {};
 
 #define SNAIL_DETAIL_HANDLER_STORAGE(NAME) static_assert(true, "")
 
-#define SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                          \
+#define SNAIL_DETAIL_CXX_HANDLER_ACCESS(NAME, TYPE)                                          \
   static TYPE get() noexcept {                                                          \
     TYPE value;                                                                         \
     std::memcpy(&value, ::snail::detail::handler_slot<#NAME>, sizeof value);            \
@@ -154,7 +141,7 @@ inline thread_local unsigned char handler_slot[sizeof(void*)] = {};
                   "snail handler values must be 32-bit trivially copyable types "       \
                   "(a pointer or a 32-bit integer)");                                   \
     [[maybe_unused]] static constexpr const char* name = #NAME;                         \
-    SNAIL_DETAIL_HANDLER_ACCESS(NAME, TYPE)                                             \
+    SNAIL_DETAIL_CXX_HANDLER_ACCESS(NAME, TYPE)                                         \
   };                                                                                    \
   inline constexpr snail_handler_##NAME##_t NAME {}
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,7 +25,14 @@ namespace snail {
 
 namespace detail {
 inline std::uint32_t size32(std::string_view s) { return static_cast<std::uint32_t>(s.size()); }
+inline std::uint32_t size32(std::span<const std::byte> s) { return static_cast<std::uint32_t>(s.size()); }
 }  // namespace detail
+
+// The bytes of a text, without a copy: what the services that take bytes
+// (storage_put, file_write) are given when the value is a string.
+inline std::span<const std::byte> as_bytes(std::string_view text) noexcept {
+  return std::as_bytes(std::span<const char>(text.data(), text.size()));
+}
 
 // Bytes the runtime delivered into the program's memory. Owns them.
 class buffer {
@@ -47,6 +55,11 @@ class buffer {
   }
   std::size_t size() const noexcept { return cell_.len; }
   bool empty() const noexcept { return cell_.len == 0; }
+  // The bytes, for binary values.
+  std::span<const std::byte> bytes() const noexcept {
+    return {reinterpret_cast<const std::byte*>(data()), size()};
+  }
+  // The bytes as text.
   std::string_view view() const noexcept {
     return {reinterpret_cast<const char*>(data()), size()};
   }
@@ -89,9 +102,15 @@ inline status storage_get(std::string_view store, std::string_view key, buffer& 
 }
 
 inline status storage_put(std::string_view store, std::string_view key,
-                          std::string_view value) noexcept {
+                          std::span<const std::byte> value) noexcept {
   return status_from_abi(snail_storage_put(store.data(), detail::size32(store), key.data(),
                                            detail::size32(key), value.data(), detail::size32(value)));
+}
+
+// A text value: its bytes.
+inline status storage_put(std::string_view store, std::string_view key,
+                          std::string_view text) noexcept {
+  return storage_put(store, key, as_bytes(text));
 }
 
 inline status storage_delete(std::string_view store, std::string_view key) noexcept {
@@ -139,9 +158,14 @@ inline status file_read(std::string_view path, buffer& contents) noexcept {
   return status_from_abi(snail_file_read(path.data(), detail::size32(path), contents.out()));
 }
 
-inline status file_write(std::string_view path, std::string_view data) noexcept {
+inline status file_write(std::string_view path, std::span<const std::byte> data) noexcept {
   return status_from_abi(
       snail_file_write(path.data(), detail::size32(path), data.data(), detail::size32(data)));
+}
+
+// A text file: its bytes.
+inline status file_write(std::string_view path, std::string_view text) noexcept {
+  return file_write(path, as_bytes(text));
 }
 
 // The next line of standard input, without its end of line; closed at the end.

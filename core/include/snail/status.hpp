@@ -12,7 +12,7 @@
 
 namespace snail {
 
-enum class status : std::int32_t {
+enum class [[nodiscard]] status : std::int32_t {
   ok = 0,         // the wait or operation completed
   cancelled = 1,  // cancellation of the calling task was requested; unwind
   failed = 2,     // the operation failed (a joined task trapped, an adapter rejected)

@@ -7,10 +7,12 @@
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "snail/abi.h"
+#include "snail/snail.h"
 #include "snail/status.hpp"
 
 // Everything these headers define is inline: hidden, so that a side module
@@ -132,23 +134,23 @@ void* pointer_from_abi(std::int32_t raw) noexcept;
 #endif
 
 // The closure of a dispatched callable lives on the heap until the child runs it
-// (or is discarded); the entry and drop trampolines own and delete it.
+// (or is discarded): dispatch() owns it until the runtime accepted the child,
+// then exactly one of the entry and drop trampolines takes it over and
+// deletes it.
 template <class F>
 std::int32_t closure_entry(std::int32_t raw) noexcept {
-  F* f = static_cast<F*>(pointer_from_abi(raw));
-  std::int32_t result = 0;
+  const std::unique_ptr<F> f(static_cast<F*>(pointer_from_abi(raw)));
   if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
     (*f)();
+    return 0;
   } else {
-    result = static_cast<std::int32_t>((*f)());
+    return static_cast<std::int32_t>((*f)());
   }
-  delete f;
-  return result;
 }
 
 template <class F>
 void closure_drop(std::int32_t raw) noexcept {
-  delete static_cast<F*>(pointer_from_abi(raw));
+  const std::unique_ptr<F> f(static_cast<F*>(pointer_from_abi(raw)));
 }
 
 template <class F>
@@ -174,30 +176,18 @@ template <class F>
             std::is_convertible_v<std::invoke_result_t<std::decay_t<F>&>, std::int32_t>)
 task dispatch(F&& f) noexcept {
   using Closure = std::decay_t<F>;
-  auto* closure = new Closure(std::forward<F>(f));
-  task child = dispatch(&detail::closure_entry<Closure>, detail::closure_arg(closure),
+  auto closure = std::make_unique<Closure>(std::forward<F>(f));
+  task child = dispatch(&detail::closure_entry<Closure>, detail::closure_arg(closure.get()),
                         &detail::closure_drop<Closure>);
-  if (!child) delete closure;  // refused: the runtime never saw the closure
+  // Accepted: the child's trampolines own the closure now. Refused: the
+  // runtime never saw it, and the unique_ptr deletes it here.
+  if (child) static_cast<void>(closure.release());
   return child;
 }
 
 }  // namespace snail
 
-// Defines a program entry `NAME`, exported as `snail.entry.NAME`, with the
-// signature (i32 arg) -> i32. Write the body after the macro:
-//   SNAIL_ENTRY(main) { return 0; }
-#define SNAIL_ENTRY(NAME)                                                    \
-  extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "entry" SNAIL_ABI_SEP #NAME) \
-  std::int32_t snail_entry_##NAME([[maybe_unused]] std::int32_t arg)
-
-// Defines the native disposer of the suspending import MODULE.NAME, exported as
-// `snail.dispose.MODULE.NAME`: the runtime calls it, exactly once, with a
-// successful result of that import that is never delivered because the task
-// was cancelled (for example to free a buffer the host allocated in linear
-// memory). It must not wait or dispatch. Write the parameter and body after it:
-//   SNAIL_DISPOSER(env, read_buffer)(std::int32_t buffer) { std::free(...); }
-#define SNAIL_DISPOSER(MODULE, NAME)                                                        \
-  extern "C" SNAIL_EXPORT("snail" SNAIL_ABI_SEP "dispose" SNAIL_ABI_SEP #MODULE SNAIL_ABI_SEP #NAME) \
-  void snail_dispose_##MODULE##_##NAME
+// SNAIL_ENTRY(NAME) and SNAIL_DISPOSER(MODULE, NAME) are <snail/snail.h>'s,
+// the same for C and C++.
 
 #pragma GCC visibility pop

@@ -1,4 +1,5 @@
-// A small WebAssembly binary reader and writer (internal).
+// A small WebAssembly binary reader and writer (internal). The Reader is
+// shared: names.mjs reads the name and element sections with it.
 //
 // The reader extracts what the runtime needs to check a program against the ABI
 // without the type-reflection proposal: the types of imports and exports. The

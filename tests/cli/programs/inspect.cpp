@@ -26,10 +26,10 @@ SNAIL_ENTRY(main) {
   snail::bind scope(config, &quiet);
   auto child = snail::dispatch([] {
     snail::bind d(depth, depth.get() + 1);
-    snail::yield();
+    (void)snail::yield();
     return env_lookup(depth.get());
   });
-  snail::sleep(1);
+  (void)snail::sleep(1);
   snail::buffer value;
   if (snail::storage_get("settings", "verbosity", value) == snail::status::ok) std::printf("%s\n", value.str().c_str());
   return child.join() == snail::status::ok ? child.result() : -1;

@@ -13,7 +13,7 @@ struct fails_at_start {
   fails_at_start() {
     switch (test_mode()) {
       case 1: std::abort();
-      case 2: snail::sleep(1); break;
+      case 2: (void)snail::sleep(1); break;
       default: break;
     }
   }

@@ -83,14 +83,14 @@ SNAIL_ENTRY(family) {
   snail::bind scope(who, &mine);
   auto child = snail::dispatch([arg] {
     stack_frame frame(arg + 1);
-    snail::sleep(2);
+    (void)snail::sleep(2);
     const who_t* seen = who.get();
     test_event(ev_child, arg, seen ? seen->id : -1);
     return (seen ? seen->id : -1) + (frame.intact(arg + 1) ? 1000 : 0);
   });
   const who_t later{arg + 500};
   snail::bind rebound(who, &later);
-  snail::sleep(1);
+  (void)snail::sleep(1);
   snail::status s = child.join();
   test_event(ev_joined, arg, static_cast<std::int32_t>(s));
   if (who.get() != &later) return -2;

@@ -17,8 +17,10 @@ inline std::vector<std::string> argv_strings() {
   if (__wasi_args_sizes_get(&count, &size) != 0) return {};
   std::vector<char*> argv(count);
   std::vector<char> buffer(size);
-  __wasi_args_get(reinterpret_cast<std::uint8_t**>(argv.data()),
-                  reinterpret_cast<std::uint8_t*>(buffer.data()));
+  if (__wasi_args_get(reinterpret_cast<std::uint8_t**>(argv.data()),
+                      reinterpret_cast<std::uint8_t*>(buffer.data())) != 0) {
+    return {};
+  }
   return {argv.begin(), argv.end()};
 }
 

@@ -27,13 +27,13 @@ SNAIL_ENTRY(main) {
     return 7;
   });
   auto greeter = snail::dispatch([] {
-    snail::sleep(1);
+    if (snail::sleep(1) != snail::status::ok) return 0;  // cancelled: unwind
     std::printf("hello, %s\n", who.get()->name);  // the binding it inherited
     return 1;
   });
 
-  greeter.join();
-  sleeper.cancel();
+  if (greeter.join() != snail::status::ok) return 1;
+  (void)sleeper.cancel();  // ok: the handle is valid, the task may have finished
   snail::status s = sleeper.join();
   std::printf("sleeper joined: %s\n", s == snail::status::cancelled ? "cancelled" : "not cancelled");
   return greeter.result() == 1 && s == snail::status::cancelled ? 0 : 1;
