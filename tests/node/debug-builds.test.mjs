@@ -134,7 +134,7 @@ test('failures: a trapping start function fails the load with ERR_INIT, not as a
 test('failures: a throwing onTaskFailed is reported as uncaught and the runtime goes on', () => {
   // In a process of its own: the test runner counts an uncaught exception as a failure.
   const script = `
-    import { Runtime } from ${JSON.stringify(path.join(root, 'host/browser/index.mjs'))};
+    import { Runtime } from ${JSON.stringify(path.join(root, 'host/node/root.mjs'))};
     const uncaught = [];
     process.on('uncaughtException', (e) => { uncaught.push(e.message); });
     const rt = await Runtime.load(${JSON.stringify(program('debug_names_release'))}, { onTaskFailed: () => { throw new Error('a bug in the callback'); } });
