@@ -300,6 +300,28 @@ export class Scheduler {
   }
 
   /**
+   * handOff() and relend() in one: the taker waits lent at once, under the
+   * lease (the checks of both run under checkInvariants).
+   * @param {Task} loser @param {Task} taker
+   */
+  handOffAndLend(loser, taker) {
+    if (this.checkInvariants) {
+      this.handOff(loser, taker);
+      this.relend(taker);
+      return;
+    }
+    loser._s = S.suspended;
+    taker._s = S.executing;
+    this.lent = taker;
+    this.holder = taker;
+    this.lease = taker;
+    this.turnSteps++;
+    this.leaseFrom++;
+    this.totals.steps++;
+    this.totals.takes++;
+  }
+
+  /**
    * The task the lease passed to (handOff()) waits lent again, under the lease.
    * @param {Task} task
    */

@@ -131,6 +131,43 @@ export class Waits {
     this.leaseSignal = tx.signal ?? this.signalOf(taker);
   }
 
+  /**
+   * The task that took the permit in Wasm waits again, on the import the
+   * lease is for: syncTake() and relend() in one, with what checkInvariants
+   * checks only under it (it is the wait path of many tasks whose waits
+   * settle in turn).
+   * @param {WaitSpec} spec
+   */
+  takeAndLend(spec) {
+    const words = this.words;
+    const i32 = /** @type {Int32Array} */ (words.i32);
+    const taker = /** @type {Task} */ (this.slotTasks[words.taken]);
+    const loser = this.slotTasks[words.loser];
+    const lx = /** @type {Execution} */ (loser?._x);
+    if (loser === undefined || lx.mode !== W.lent) {
+      throw new InternalError(`a take in Wasm from slot ${words.loser}, which holds no task lent the permit`);
+    }
+    words.clearTake();
+    const tx = /** @type {Execution} */ (taker._x);
+    if (this.check) {
+      checkWaitMove(loser, lx.mode, W.direct);
+      checkWaitMove(taker, tx.mode, W.none);
+      checkWaitMove(taker, W.none, W.lent);
+    }
+    this.sched.handOffAndLend(loser, taker);
+    // The loser waits on as an ordinary suspended task, whose wrapper calls
+    // `after` when it wakes; the taker's last wait ended with what JSPI
+    // delivered, and this one begins lent.
+    lx.mode = W.direct;
+    tx.mode = W.lent;
+    tx.wait = spec;
+    tx.waitArgs = null;
+    const stride = words.waitStride;
+    i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelRequested ? 1 : 0;
+    i32[words.waitWord + taker._slot * stride] = 0;
+    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+  }
+
   /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
   unseenTake() {
     const slot = this.words.taken;
@@ -190,7 +227,14 @@ export class Waits {
       // while nothing else wants the permit, takes it lent without building
       // an argument list; anything else goes the general way.
       return function lentWait(/** @type {unknown} */ arg) {
-        waits.sync();
+        const words = waits.words;
+        if (words.taken !== 0) {
+          // The caller took the permit in Wasm and waits again where the
+          // lease is for (the common way of tasks whose waits settle in
+          // turn): one step ends its last wait and begins this one lent.
+          if (waits.leaseSpec === spec && words.taken === words.current) waits.takeAndLend(spec);
+          else waits.syncTake();
+        }
         /** @type {Task | null} */
         let task = null;
         let signal;
