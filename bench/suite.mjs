@@ -210,6 +210,7 @@ export async function runSuite(host) {
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(settler.op) } });
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
+    const inside = internals(rt);
     let wrong = 0;
     /** @param {() => Promise<unknown>} start */
     const round = async (start) => {
@@ -225,9 +226,24 @@ export async function runSuite(host) {
       await Promise.all(all);
       return now() - t0;
     };
+    const task = () => round(() => rt.dispatch('op_loop', k).result);
+    let yieldsLifted = 0;
+    const before = rt.stats();
     const s = await interleaved({
       raw: () => round(() => rawLoop(k)),
-      task: () => round(() => rt.dispatch('op_loop', k).result),
+      task,
+      // The same runtime with its turn budget lifted for the round: what
+      // the event-loop turns it yields for fairness add.
+      unbounded: async () => {
+        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
+        const y = rt.stats().yields;
+        try {
+          return await task();
+        } finally {
+          yieldsLifted += rt.stats().yields - y;
+          inside.setTurnBudget(budget);
+        }
+      },
       js: () => round(async () => {
         let sum = 0;
         for (let i = 0; i < k; i++) sum += await settler.op();
@@ -237,14 +253,109 @@ export async function runSuite(host) {
     const st = rt.stats();
     ran(st.returned >= n && settler.settled > 0 && wrong === 0, `interleaved waits of ${n} tasks`);
     await rt.close();
-    return {
-      name: `interleaved waits: ${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`,
-      unit: 'suspension',
-      subject: `${n} task${n === 1 ? '' : 's'} each waiting ${k} times on an operation settled in shuffled order, all pending ones in one ${batch}`,
-      value: s.task, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.3x raw JSPI',
-      note: `plain JavaScript async functions doing the same waits: ${s.js.median.toFixed(0)} ns`,
-      counters: { tasks: st.returned, steps: st.steps, lends: st.lends, reclaims: st.reclaims, yields: st.yields },
+    const what = `${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`;
+    const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields };
+    return [
+      {
+        name: `interleaved waits: ${what}`,
+        unit: 'suspension',
+        subject: `${n} task${n === 1 ? '' : 's'} each waiting ${k} times on an operation settled in shuffled order, all pending ones in one ${batch}`,
+        value: s.task, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, goal: '<= 1.3x raw JSPI',
+        note: `plain JavaScript async functions doing the same waits: ${s.js.median.toFixed(0)} ns`,
+        counters,
+      },
+      {
+        name: `interleaved waits with no turn budget (context): ${what}`,
+        unit: 'suspension',
+        subject: 'the row above with maxSteps and maxTimeMs lifted for the round, on the same runtime',
+        value: s.unbounded, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw,
+        note: 'what the waits cost without the event-loop turns the scheduler yields for fairness, which raw JSPI never does',
+        counters: { yieldsWithBudgetLifted: yieldsLifted },
+      },
+    ];
+  };
+
+  /**
+   * Where the time of interleaved waits goes: the same shape (8 tasks, a
+   * shuffled microtask batch) through raw JSPI plus one piece of the
+   * runtime's wait at a time, and through the runtime with the take of the
+   * permit in Wasm turned off.
+   */
+  const interleavedAnatomy = async () => {
+    const n = 8;
+    const k = Math.ceil((host.quick ? 20000 : 200000) / n);
+    const settler = shuffledSettler('microtask');
+    const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(settler.op) } });
+    const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
+    const hopped = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => settler.op().then((v) => v)) } });
+    const hopLoop = WebAssembly.promising(/** @type {any} */ (hopped.exports).op_loop);
+    // The wait's JavaScript side as the runtime calls it: a function that
+    // calls the operation with a signal and checks that it got a promise.
+    const signal = new AbortController().signal;
+    const operation = (/** @type {AbortSignal} */ _signal, /** @type {number} */ _i) => settler.op();
+    const layered = new WebAssembly.Instance(rawModule, {
+      bench: {
+        op: new WebAssembly.Suspending((/** @type {number} */ i) => {
+          const p = operation(signal, i);
+          if (typeof p?.then !== 'function') throw new Error('not a promise');
+          return p;
+        }),
+      },
+    });
+    const layerLoop = WebAssembly.promising(/** @type {any} */ (layered.exports).op_loop);
+    let afterCalls = 0;
+    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
+    const pieces = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))), {
+      bench: {
+        op: new WebAssembly.Suspending(settler.op),
+        after: (/** @type {number} */ _i, /** @type {number} */ v) => { afterCalls++; return v; },
+        sp: register(65536), base: register(65536), limit: register(0),
+      },
+    });
+    const x = /** @type {any} */ (pieces.exports);
+    const wrapped = new WebAssembly.Instance(rawModule, { bench: { op: x.wrapped_op } });
+    const wrappedLoop = WebAssembly.promising(/** @type {any} */ (wrapped.exports).op_loop);
+    const afterLoop = WebAssembly.promising(x.after_loop);
+    const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
+    const inside = internals(rt);
+    /** @param {(k: number) => Promise<unknown>} start */
+    const round = async (start) => {
+      settler.begin(n);
+      const t0 = now();
+      await Promise.all(Array.from({ length: n }, () => start(k).then(() => settler.finished())));
+      return now() - t0;
     };
+    let takesOff = -1;
+    const s = await interleaved({
+      raw: () => round(rawLoop),
+      hop: () => round(hopLoop),
+      layer: () => round(layerLoop),
+      wrapper: () => round(wrappedLoop),
+      after: () => round(afterLoop),
+      noTakes: async () => {
+        inside.allowTakes(false);
+        const before = rt.stats().takes;
+        try {
+          return await round((j) => rt.dispatch('op_loop', j).result);
+        } finally {
+          inside.allowTakes(true);
+          takesOff = Math.max(takesOff, rt.stats().takes - before);
+        }
+      },
+    }, n * k, rounds);
+    ran(afterCalls > 0 && takesOff === 0 && rt.stats().returned > 0, 'the interleaved anatomy');
+    await rt.close();
+    const shape = '8 tasks, shuffled microtask batches';
+    const row = (/** @type {string} */ name, /** @type {string} */ subject, /** @type {Spread} */ value, /** @type {string} */ note) => ({
+      name: `interleaved anatomy: ${name}`, unit: 'suspension', subject: `${subject} (${shape})`, value, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw, note,
+    });
+    return [
+      row('raw JSPI with one more promise hop', 'a Suspending import returning operation.then(v => v)', s.hop, 'what a wait pays when its delivery goes through a continuation of the operation (the runtime without its suspension module)'),
+      row('raw JSPI through a JavaScript layer', 'the operation called from a function that gives it a signal and checks its promise', s.layer, 'the JavaScript side of every wait, before the scheduler\'s part'),
+      row('raw JSPI through a suspension wrapper with three registers', 'a stub tail-calling a Wasm wrapper that saves and installs three registers', s.wrapper, 'what every wait pays in Wasm'),
+      row('raw JSPI with one more call into JavaScript', 'a JavaScript import called after each resumption', s.after, 'what a wait pays when the task that wakes takes the permit from JavaScript'),
+      row('the scheduler with the take of the permit in Wasm off', 'every task whose wait ends calls into JavaScript to take the permit from the task it is lent to', s.noTakes, 'against the interleaved-waits row of 8 tasks: what taking the permit in Wasm saves'),
+    ];
   };
 
   // --- control
@@ -301,9 +412,10 @@ export async function runSuite(host) {
   if (want('interleaved')) {
     for (const n of host.interleavedTasks ?? (host.quick ? [1, 64] : [1, 8, 64, 512])) {
       for (const batch of /** @type {const} */ (['microtask', 'macrotask'])) {
-        add(await interleavedWaits(n, batch));
+        for (const r of await interleavedWaits(n, batch)) add(r);
       }
     }
+    for (const r of await interleavedAnatomy()) add(r);
   }
 
   // --- 1b. what a switch is made of: engine primitives measured in the same run

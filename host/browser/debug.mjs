@@ -54,6 +54,16 @@ export class RuntimeInternals {
     this.bridge.scheduler.keepAlive = token;
   }
 
+  /**
+   * Turns the take of the permit in Wasm on or off (a benchmark's anatomy:
+   * off, every task whose wait ends takes it from JavaScript).
+   * @param {boolean} allowed
+   */
+  allowTakes(allowed) {
+    this.bridge.waits.takesAllowed = allowed;
+    if (!allowed) this.bridge.words.close();
+  }
+
   /** Whether the timer that lets idle carriers go is armed. */
   get idleTimerArmed() {
     return this.bridge.pool.idleTimer !== null;

@@ -91,6 +91,8 @@ export class Waits {
     this.leaseSpec = null;
     /** @type {AbortSignal | null} the signal the waits under the lease receive */
     this.leaseSignal = null;
+    /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
+    this.takesAllowed = true;
     /** @type {TakenWait} reused by takeWait() */
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
   }
@@ -270,7 +272,7 @@ export class Waits {
           }
           // While it waits, a task whose wait ends may take the permit in
           // Wasm, with the lease's next step.
-          if (sched.lease === task && sched.turnSteps < sched.leaseEnd) waits.words.open();
+          if (sched.lease === task && sched.turnSteps < sched.leaseEnd && waits.takesAllowed) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).
