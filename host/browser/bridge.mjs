@@ -78,6 +78,7 @@ export class Bridge {
       registersOffDefaults: () => this.linker.registersOffDefaults(),
       engineProblem: () => this.waits.unseenTake(),
       leaseEnded: () => this.waits.leaseEnded(),
+      admissionBlocked: (start) => this.admissionBlocked(start),
     }, options.scheduler);
     const guard = (/** @type {() => void} */ fn) => this.guard(fn);
     this.disposal = new Disposal({
@@ -371,6 +372,29 @@ export class Bridge {
       regs.install(task._slot);
     }
     this.releaseSlot(task);
+  }
+
+  /**
+   * The scheduler's admissionBlocked: the hard bound keeps `start` out, and
+   * nothing can be granted. When every entered task waits in snail.join,
+   * none can go on until a child finishes, and none can finish: the joins
+   * nest deeper than the bound lets tasks enter. The start fails, so that
+   * the task joining it goes on (and the chain above it unwinds).
+   * @param {Task} start
+   */
+  admissionBlocked(start) {
+    for (let t = this.scheduler.live.head; t !== null; t = t._lnext) {
+      // Queued tasks cannot start either; a task the permit is lent to waits.
+      if (t._s === S.queued) continue;
+      if (t._s === S.executing && !this.waits.lendParked(t)) return;
+      if (/** @type {Execution} */ (t._x).wait?.name !== 'snail.join') return;
+    }
+    const { entered, hardMaxEntered } = this.scheduler;
+    start.error = new TaskFailedError(`${start.toString().replace(/, \w+\)$/, ')')} could not start: ${entered} tasks have entered Wasm, the hard bound (hardMaxEntered), and each of them waits in a join for a task that cannot start: these joins nest deeper than ${hardMaxEntered} (raise hardMaxEntered where the platform allows, or join fewer levels at once)`, { task: start });
+    this.scheduler.failQueued(start);
+    this.releaseSlot(start);
+    const report = this.onFailure;
+    if (report !== null) queueMicrotask(() => report(start));
   }
 
   // ---------------------------------------------------------------------------

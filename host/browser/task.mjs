@@ -35,7 +35,8 @@ export const STATE_NAMES = Object.freeze(['queued', 'executing', 'suspended', 'r
  * this table first.
  */
 export const LEGAL_TRANSITIONS = Object.freeze([
-  /* queued    -> */ (1 << S.executing) | (1 << S.cancelled),
+  // A start the hard bound keeps out for good fails without entering.
+  /* queued    -> */ (1 << S.executing) | (1 << S.cancelled) | (1 << S.failed),
   /* executing -> */ (1 << S.suspended) | (1 << S.returned) | (1 << S.failed) | (1 << S.cancelled),
   /* suspended -> */ (1 << S.executing),
   /* returned  -> */ 0,

@@ -36,6 +36,9 @@ export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
  *   engine's own invariants now (a step it took that the scheduler has not seen), or null
  * @property {() => void} leaseEnded  the lease ended: whatever the engine lets the lease's
  *   waits and wakes do without the scheduler stops
+ * @property {(start: Task) => void} admissionBlocked  nothing can be granted and the hard
+ *   bound on entered tasks keeps this joined start out: if no entered task can ever go on
+ *   (each waits for a start, directly or through the tasks it joins), fail it (failQueued())
  *
  * @typedef {object} SchedulerOptions
  * @property {number} [maxSteps]  grants per event-loop turn (default 4096)
@@ -51,7 +54,7 @@ export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
  */
 
 /** Every callback a SchedulerEngine has. */
-const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded']));
+const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded', 'admissionBlocked']));
 
 export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
@@ -411,8 +414,36 @@ export class Scheduler {
    * @param {Task} task
    */
   discard(task) {
-    if (task._s !== S.queued) throw new InternalError(`discard() of ${task}, which is not queued`);
-    this.retire(task, TaskState.cancelled);
+    this.dropQueued(task, TaskState.cancelled);
+  }
+
+  /**
+   * Nothing can be granted, and the hard bound keeps a joined start out (a
+   * start someone waits for may enter above the soft bound, never above the
+   * hard one). If every entered task waits for such a start, directly or
+   * through the task it joins, nothing can ever run again: the engine
+   * decides (it knows what each task waits for) and fails the start.
+   */
+  checkAdmission() {
+    const holder = this.holder;
+    if (holder !== null && !(holder === this.lent && this.engine.lendParked(holder))) return;
+    if (this.ready !== 0 || this.exclusives !== 0 || this.paused || this.pickNext() !== null) return;
+    const start = this.boostedStarts.peek(isQueued);
+    if (start !== null) this.engine.admissionBlocked(start);
+  }
+
+  /**
+   * A queued task that cannot ever start fails without entering Wasm.
+   * @param {Task} task
+   */
+  failQueued(task) {
+    this.dropQueued(task, TaskState.failed);
+  }
+
+  /** @param {Task} task @param {'failed' | 'cancelled'} how */
+  dropQueued(task, how) {
+    if (task._s !== S.queued) throw new InternalError(`a queued task leaves the live set, but ${task} is not queued`);
+    this.retire(task, how);
     // The discarded task stays in its start queue until it reaches the head,
     // which may be never (nothing else queued) or late (the head waits for
     // admission): drop the stale entries once they outnumber the live ones,
@@ -454,10 +485,11 @@ export class Scheduler {
     try {
       while (this.holder === null && !this.paused) {
         const task = this.pickNext();
-        if (task === null) return;
+        if (task === null) break;
         if (!this.takeStep()) return;
         this.grant(this.popPicked(task), fromTopLevel);
       }
+      if (this.entered >= this.hardMaxEntered) this.checkAdmission();
     } finally {
       this.pumping = false;
     }

@@ -53,6 +53,30 @@ export const cases = [
     },
   },
   {
+    name: 'contract 1: a_chain_of_joins_deeper_than_the_hard_bound_fails_with_an_error_naming_it_and_never_hangs',
+    async run(ctx) {
+      // Each link dispatches one child and joins it: every task that entered
+      // waits in a join, so the link the hard bound keeps out could never
+      // start. It fails instead, naming the bound, and the chain unwinds.
+      const failed = /** @type {import('../../host/browser/index.mjs').Task[]} */ ([]);
+      const { rt } = await loadContracts(ctx, { maxEntered: 4, hardMaxEntered: 12, onTaskFailed: (t) => { failed.push(t); } });
+      const deep = rt.dispatch('join_chain', 20);
+      await until(() => rt.stats().live === 0, 'the chain to end (a deadlock leaves it waiting for good)');
+      assert.equal(deep.state, 'returned');
+      assert.equal(deep.value, -1, 'the root learnt that a link below it failed');
+      assert.equal(failed.length, 1, 'one link failed');
+      assert.equal(failed[0].state, 'failed');
+      assert.match(String(/** @type {Error} */ (failed[0].error).message), /could not start: 12 tasks have entered Wasm, the hard bound \(hardMaxEntered\), and each of them waits in a join for a task that cannot start/);
+      assert.equal(rt.stats().peakEntered, 12);
+      // A chain the bound holds completes.
+      const shallow = rt.dispatch('join_chain', 11);
+      assert.equal(await shallow.result, 11);
+      assert.equal(failed.length, 1);
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
     name: 'contract 2: a_trap_removes_only_the_failed_task_and_siblings_go_on',
     async run(ctx) {
       const { rt, events } = await loadContracts(ctx);

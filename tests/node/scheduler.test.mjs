@@ -35,6 +35,8 @@ class FakeEngine {
   registersOffDefaults() { return this.off; }
   engineProblem() { return this.problem; }
   leaseEnded() { this.log.push('lease ended'); }
+  /** @param {Task} start */
+  admissionBlocked(start) { this.log.push(`admission blocked ${start.entry}`); }
 }
 
 /**
@@ -159,8 +161,36 @@ test('scheduler: admission_holds_starts_beyond_max_entered_and_a_boost_lets_a_jo
   assert.equal(sched.boost(c), true);
   sched.pump(true);
   assert.equal(sched.holder, null, 'the hard bound holds even for a boosted start');
-  assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter d']);
+  assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter d', 'admission blocked c'], 'the engine is asked whether anything can still run');
   assert.equal(sched.stats().peakEntered, 3);
+});
+
+test('scheduler: a_start_the_hard_bound_keeps_out_for_good_fails_without_entering', () => {
+  const { sched, engine, add } = setup({ maxEntered: 1, hardMaxEntered: 2 });
+  const [a, b, c] = [add('a'), add('b'), add('c')];
+  sched.pump(true);
+  sched.suspend(a);
+  sched.boost(b);
+  sched.pump(true);
+  sched.suspend(b);
+  sched.boost(c);
+  // The engine says nothing entered can go on: the start fails.
+  engine.admissionBlocked = (/** @type {Task} */ start) => {
+    engine.log.push(`fail ${start.entry}`);
+    sched.failQueued(start);
+  };
+  sched.pump(true);
+  assert.deepEqual(engine.log, ['enter a', 'enter b', 'fail c']);
+  assert.equal(c.state, 'failed');
+  assert.equal(sched.stats().failed, 1);
+  assert.equal(sched.live.size, 2);
+  // Nothing is asked while a resumption could be granted.
+  engine.log.length = 0;
+  sched.readyTask(b);
+  const d = add('d');
+  sched.boost(d);
+  sched.pump(true);
+  assert.deepEqual(engine.log, ['resume b']);
 });
 
 test('scheduler: a_boosted_start_takes_its_turn_by_when_it_was_boosted', () => {
@@ -359,6 +389,6 @@ test('scheduler: broken_invariants_and_illegal_transitions_are_internal_errors',
 
 test('scheduler: an_engine_must_give_every_callback_at_construction', () => {
   const engine = new FakeEngine();
-  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded };
+  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, admissionBlocked: engine.admissionBlocked };
   assert.throws(() => new Scheduler(/** @type {any} */ (partial)), (e) => e instanceof InternalError && /registersOffDefaults/.test(e.message));
 });

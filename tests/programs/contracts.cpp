@@ -60,6 +60,21 @@ SNAIL_ENTRY(dispatch_one) {
   return child.result() + arg;
 }
 
+// A chain of joins `arg` deep: each task dispatches one child one link
+// shorter and joins it. Returns the links below it that finished, or -1 from
+// the task whose child failed (its own parent then returns -1 too).
+namespace {
+std::int32_t chain_link(std::int32_t links) {
+  if (links <= 0) return 0;
+  auto child = snail::dispatch([links] { return chain_link(links - 1); });
+  if (child.join() != snail::status::ok) return -1;
+  const std::int32_t below = child.result();
+  return below < 0 ? -1 : below + 1;
+}
+}  // namespace
+
+SNAIL_ENTRY(join_chain) { return chain_link(arg); }
+
 // Contract 2: a child that traps fails alone; its siblings and its parent go on.
 SNAIL_ENTRY(trap_sibling) {
   auto ok1 = snail::dispatch([] {
