@@ -5,7 +5,7 @@
 import { adapterContract } from '../../host/browser/adapter-contract.mjs';
 import { armed, EventRegistry, registerPort, registerQueued, Runtime } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, until } from './support.mjs';
+import { closeQuiet, until } from './support.mjs';
 
 /** The resources our adapters have armed, process-wide. */
 const ours = () => armed.listeners + armed.timers;
@@ -110,8 +110,7 @@ export const cases = [
         assert.equal(text(), 'message 0 ok [one]\nmessage 1 ok [{"n":2}]\nmessage 2 ok [three]\nmessage 3 ok [four]\n');
         assert.equal(queue.dropped, 0);
       });
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -133,8 +132,7 @@ export const cases = [
         assert.equal(text(), 'event port cancelled []\nevent port ok [after]\n');
         assert.equal(queue.length, 0);
       });
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -159,8 +157,7 @@ export const cases = [
       target.dispatchEvent(new CustomEvent('saved', { detail: { rev: 5 } }));
       await finished(u);
       assert.equal(text(), 'event saved ok [{"rev":3}]\nevent saved ok [{"rev":5}]\n');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -179,8 +176,7 @@ export const cases = [
       assert.equal(ours(), 0, 'the fetch left no listener armed');
       // Whatever the server still holds of it, let it go.
       await fetch(`${ctx.httpBase}/release?id=${id}`).then((r) => r.text());
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
 ];

@@ -3,7 +3,7 @@
 // exact counts and the order of events, and ends with every gauge at zero.
 import { CancelledError, Runtime, SnailError, Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, EV, loadCancellation, manualTurns, nextTurn, ofKind, until } from './support.mjs';
+import { assertQuiet, closeQuiet, EV, loadCancellation, manualTurns, nextTurn, ofKind, until } from './support.mjs';
 
 /** @param {import('../../host/browser/index.mjs').Task} task */
 const suspended = (task) => task.state === 'suspended';
@@ -45,8 +45,7 @@ export const cases = [
       }
       assert.throws(() => rt.cancel(/** @type {any} */ (String(t.id))), (e) => e instanceof SnailError && e.code === 'ERR_ARG'
         && e.message.endsWith(`got "${t.id}"; pass the number: cancel(${t.id})`));
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -68,8 +67,7 @@ export const cases = [
       assert.equal(rt.stats().started, 2, 'the discarded tasks never entered Wasm');
       assert.deepEqual(pairs(events, EV.unwound).map(([a]) => a).sort(), [2, 4], 'only entered tasks unwound');
       assert.equal(rt.stats().discarded, 3);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -81,8 +79,7 @@ export const cases = [
       assert.deepEqual(pairs(events, EV.dropped), [[0, 0], [1, 0], [2, 0], [3, 0]], 'each closure was destroyed once, through its drop function');
       assert.deepEqual(ofKind(events, EV.ran), [], 'no discarded closure ran');
       assert.equal(rt.stats().discarded, 4);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -104,8 +101,7 @@ export const cases = [
       assert.equal(ops.length, 1, 'the later wait ended at once, without an operation');
       assert.deepEqual(order, ['unwound while live=1', 'done'], 'the destructor ran while the task was still live');
       assert.equal(t.state, 'cancelled');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -131,8 +127,7 @@ export const cases = [
       let rejected = null;
       await t.result.catch((e) => { rejected = e; });
       assert.ok(rejected instanceof CancelledError, `the result rejected with ${rejected}`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -162,8 +157,7 @@ export const cases = [
       const [[, spins]] = pairs(events, EV.sawCancel).filter(([a]) => a === 4);
       assert.ok(spins > 0, 'it yielded before it saw the request');
       assert.equal(spinner.state, 'cancelled');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -184,8 +178,7 @@ export const cases = [
       const seen = pairs(events, EV.sawCancel);
       assert.deepEqual(seen.map(([arg]) => arg).sort(), [5, 6]);
       assert.ok(seen.every(([, spins]) => spins > 10), `both yielded many times before they saw the request: ${JSON.stringify(seen)}`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -200,8 +193,7 @@ export const cases = [
       assert.equal(joined[1][1], Status.cancelled, 'join() reported the child cancelled');
       assert.deepEqual(pairs(events, EV.woke), [[21, Status.cancelled]]);
       assert.deepEqual(pairs(events, EV.unwound), [[21, 0]]);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -225,8 +217,7 @@ export const cases = [
       await drained;
       assert.equal(cleanup.finished, 1);
       assert.deepEqual(order, ['cleaned', 'drained'], 'drain() waited for the cleanup, with no second counter');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -244,8 +235,7 @@ export const cases = [
       assert.deepEqual(pairs(events, EV.op), [[9, Status.cancelled], [9, Status.cancelled]]);
       // That its external effects stay is spec-cancellation's case of a put that cannot abort.
       assert.equal(rt.stats().disposed, 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -261,8 +251,7 @@ export const cases = [
       assert.deepEqual(pairs(events, EV.op), [[11, 5], [11, Status.cancelled]]);
       assert.deepEqual(disposed, [], 'the delivered 5 was not disposed; the aborted operation failed');
       assert.equal(rt.stats().disposed, 0);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -283,8 +272,7 @@ export const cases = [
       await b.done;
       assert.deepEqual(disposed, [], 'failures are never disposed');
       assert.equal(b.state, 'cancelled');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -371,8 +359,7 @@ export const cases = [
       assert.equal(cancelled.state, 'cancelled');
       assert.equal(liveBuffers(), 0, 'no buffer leaked');
       assert.equal(rt.stats().disposed, 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -452,8 +439,7 @@ export const cases = [
       assert.ok(t.error instanceof CancelledError);
       assert.match(t.error.message, /was cancelled while waiting on test\.op/);
       assert.deepEqual(ofKind(events, EV.op), [], 'the rejection unwound the Wasm frames without a delivery');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -473,8 +459,7 @@ export const cases = [
       assert.equal(t.state, 'failed');
       assert.ok(t.error instanceof TaskFailedError);
       assert.match(t.error.message, /the operation of suspending import test\.op returned number, not a Promise/);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
 ];

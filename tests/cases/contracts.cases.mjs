@@ -2,7 +2,7 @@
 // (tests/node/cases.test.mjs and tests/browser/cases.test.mjs).
 import { TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, CONTRACT_EV, handlerValues, loadContracts, nextTurn, until } from './support.mjs';
+import { closeQuiet, CONTRACT_EV, handlerValues, loadContracts, nextTurn, until } from './support.mjs';
 
 /** Runs `cb` in a later event-loop turn. @param {() => void} cb */
 const later = (cb) => { nextTurn().then(cb); };
@@ -28,8 +28,7 @@ export const cases = [
       assert.deepEqual(seen, [{ state: 'queued', live: 2, parent: 1 }]);
       assert.deepEqual(violations, []);
       assert.equal(events.length, 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -48,8 +47,7 @@ export const cases = [
       assert.deepEqual(trees.map((t) => t.state), ['returned', 'returned']);
       assert.ok(rt.stats().peakEntered > 1, 'joined children entered above the soft bound');
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -72,8 +70,32 @@ export const cases = [
       const shallow = rt.dispatch('join_chain', 11);
       assert.equal(await shallow.result, 11);
       assert.equal(failed.length, 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
+    },
+  },
+  {
+    name: 'contract 4: a_drop_function_runs_outside_any_task_on_the_defaults_and_the_stack_of_the_program',
+    async run(ctx) {
+      // The drop function runs inside a running task's cancel: it must see
+      // the handler globals' defaults and the program's own stack, and the
+      // task its own bindings again afterwards.
+      /** @type {{ alpha: number, beta: number, sp: number }[]} */
+      const seen = [];
+      /** @type {WebAssembly.Global | null} */
+      let sp = null;
+      const { rt, violations } = await loadContracts(ctx, {
+        onEvent: (/** @type {{ kind: number, a: number, b: number }} */ e) => {
+          if (e.kind === CONTRACT_EV.dropped) seen.push({ alpha: e.a, beta: e.b, sp: /** @type {WebAssembly.Global} */ (sp).value });
+        },
+      });
+      sp = /** @type {any} */ (rt.instance.exports).__stack_pointer;
+      const neutral = /** @type {WebAssembly.Global} */ (sp).value;
+      const t = rt.dispatch('drop_while_bound', 7);
+      assert.equal(await t.result, 7);
+      assert.deepEqual(seen, [{ alpha: 0, beta: 0, sp: neutral }], 'the drop function saw the defaults and the neutral stack pointer');
+      assert.deepEqual(violations, [], 'the task had its bindings back after the cancel and the join');
+      assert.equal(rt.stats().discarded, 1);
+      await closeQuiet(rt);
     },
   },
   {
@@ -88,8 +110,7 @@ export const cases = [
       assert.equal(s.failed, 1);
       assert.equal(s.returned, 3);
       assert.equal(s.live, 0);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -106,8 +127,7 @@ export const cases = [
       assert.deepEqual(childDone.map((e) => e.a), [77], 'the child finished, with the binding it inherited');
       assert.equal(rt.stats().returned, 1);
       assert.equal(rt.stats().failed, 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -123,8 +143,7 @@ export const cases = [
         assert.equal(t.value, i + 1);
       }
       assert.equal(rt.stats().cancelled, 0);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -138,8 +157,7 @@ export const cases = [
       for (let i = 0; i < 3 && !resolved; i++) await null;
       assert.equal(resolved, true, 'drain() of an empty live set resolved within microtasks');
       assert.equal(rt.stats().intervals, 0);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -165,8 +183,7 @@ export const cases = [
       await d2;
       assert.equal(second.state, 'returned');
       assert.equal(rt.stats().intervals, 2);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -195,8 +212,7 @@ export const cases = [
       assert.ok(tasks.every((t, i) => t.value === i + 1));
       assert.ok(sleepers.every((t, i) => t.value === i + 1));
       assert.ok(rt.stats().peakEntered > 100, 'the tasks really were suspended at the same time');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -213,8 +229,7 @@ export const cases = [
       const later = Array.from({ length: 10 }, () => rt.dispatch('observe_defaults'));
       await rt.drain();
       assert.deepEqual(later.map((t) => t.value), Array(10).fill(0));
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -230,8 +245,7 @@ export const cases = [
       const saw = events.filter((e) => e.kind === CONTRACT_EV.childSaw).map((e) => [e.a, e.b]);
       assert.deepEqual(saw, [[40, 41], [40, 41], [40, 41]]);
       assert.equal(order.at(-1), CONTRACT_EV.childDone);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -255,8 +269,7 @@ export const cases = [
       assert.ok(stepsWhenTimerRan < s.steps, `the macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
       // Every turn is at most maxSteps long.
       for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -280,8 +293,7 @@ export const cases = [
       assert.ok(s.yields > 0, 'the time budget made the scheduler yield');
       assert.ok(turns.length >= Math.floor(s.steps / 6), `${turns.length} turns for ${s.steps} steps`);
       for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 6, 'no turn ran past its time budget');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -313,8 +325,7 @@ export const cases = [
         const gaps = inTurn.slice(1).map((r, k) => r - inTurn[k]);
         assert.ok(gaps.length >= 8 && Math.max(...gaps) <= 4, `readings ${gaps.join(', ')} steps apart`);
       }
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -341,8 +352,7 @@ export const cases = [
         assert.equal(steps, 1024, 'the step limit ends the turn');
         assert.ok(r >= 10 && r <= 13, `${r} clock readings for 1024 steps: about log2(1024) + 1`);
       }
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -367,8 +377,7 @@ export const cases = [
       // Host timers may fire up to a millisecond before the clock says so.
       sleeps.forEach((ms, i) => assert.ok(after[i] >= ms - 1.5, `task ${i} woke ${after[i]} ms after it slept ${ms} ms`));
       assert.ok(tasks.every((t) => t.state === 'returned' && t.value === 0));
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -392,8 +401,7 @@ export const cases = [
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(rt.stats().steps, idle.steps);
       assert.ok(macrotasks - idle.macrotasks <= 1, 'at most the pending turn-end callback ran');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
 ];

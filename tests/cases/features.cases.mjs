@@ -5,7 +5,7 @@
 // writes its memory through the ABI's i32 pointers.
 import { Runtime } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, until } from './support.mjs';
+import { closeQuiet, until } from './support.mjs';
 
 /** @type {import('./support.mjs').Case[]} */
 export const cases = ['memory64', 'shared_memory', 'two_memories'].map((feature) => ({
@@ -19,8 +19,7 @@ export const cases = ['memory64', 'shared_memory', 'two_memories'].map((feature)
     await rt.drain();
     assert.deepEqual(tasks.map((t) => t.value), [0, 0, 0, 0, 0], `${tasks.map((t) => `${t.state} ${t.value} ${t.error}`)}`);
     assert.equal(out.join(''), 'hi\n'.repeat(5));
-    await rt.close();
-    assertQuiet(rt);
+    await closeQuiet(rt);
   },
 }));
 
@@ -45,7 +44,6 @@ cases.push({
     await cancelled.done;
     assert.equal(cancelled.state, 'cancelled');
     assert.equal(cancelled.value, 1, 'the wait returned cancelled (1), not the catch_all value');
-    await rt.close();
-    assertQuiet(rt);
+    await closeQuiet(rt);
   },
 });

@@ -4,7 +4,7 @@
 // wants the permit takes it back. These cases run in Node and in Chromium.
 import { SnailError, Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, handlerValues, heldPauses, loadContracts, nextTurn, until } from './support.mjs';
+import { assertQuiet, closeQuiet, handlerValues, heldPauses, loadContracts, nextTurn, until } from './support.mjs';
 
 // A time budget no first run can use up: whether a wait may keep the permit
 // then depends on nothing but what else wants it.
@@ -34,8 +34,7 @@ export const cases = [
       assert.equal(t.state, 'returned');
       assert.equal(t.value, Status.ok);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -56,8 +55,7 @@ export const cases = [
       assert.deepEqual(order, ['quick', 'sleeper']);
       assert.equal(sleeper.value, Status.ok);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -92,8 +90,7 @@ export const cases = [
       const after = rt.dispatch('observe_defaults', 0);
       assert.equal(await after.result, 0, 'a root task still starts from the defaults');
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -127,8 +124,7 @@ export const cases = [
       assert.deepEqual(result, [], 'every child saw the bindings it inherited');
       assert.ok(roots.every((t) => t.state === 'returned'));
       assert.ok((refused.get('ERR_NOT_IN_TASK') ?? 0) > 0, `the direct calls were refused as waits outside a task: ${JSON.stringify([...refused])}`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -142,8 +138,7 @@ export const cases = [
       await t.done;
       assert.equal(t.state, 'cancelled');
       assert.equal(t.value, Status.cancelled, 'the sleep ended cancelled and the entry returned its status');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -169,8 +164,7 @@ export const cases = [
       assert.equal(children[0].value, 9);
       assert.ok(rt.stats().reclaims >= 1, 'the dispatch took the lent permit back');
       assert.deepEqual(violations, [], 'the waiting task kept its bindings');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -224,8 +218,7 @@ export const cases = [
       assert.ok(s.yields >= 10, `the lent waits count against the step budget (${s.yields} turns given back)`);
       assert.ok(stepsWhenTimerRan >= 0 && stepsWhenTimerRan < s.steps, `a macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
       for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1, 'no turn ran past its step budget');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -258,8 +251,7 @@ export const cases = [
       assert.ok(s.yields - yieldsAtCancel >= 20, `the cancelled waits count against the step budget (${s.yields - yieldsAtCancel} turns given back)`);
       assert.ok(stepsWhenTimerRan >= 0 && stepsWhenTimerRan < s.steps, `a macrotask ran after ${stepsWhenTimerRan} of ${s.steps} steps: not starved`);
       for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 16 + 1, 'no turn ran past its step budget');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -295,8 +287,7 @@ export const cases = [
       assert.equal(s.steps, 1 + (300 - lentWaits) + lentWaits);
       assert.ok(turns.length >= 15, `${turns.length} turns`);
       for (let i = 1; i < turns.length; i++) assert.equal(turns[i] - turns[i - 1], 16, `turn ${i} took exactly maxSteps steps`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -324,8 +315,7 @@ export const cases = [
       assert.ok(rt.stats().lends >= 200, `most waits kept the permit (${rt.stats().lends})`);
       assert.ok(turns.length >= 20, `the turns ended on time: ${turns.length} of them for 300 waits`);
       for (let i = 1; i < turns.length; i++) assert.ok(turns[i] - turns[i - 1] <= 12, `turn ${i} took ${turns[i] - turns[i - 1]} steps, past its 1 ms`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -418,8 +408,7 @@ export const cases = [
       // And the runtime goes on as before.
       assert.equal((await run(40, {})).task.value, 40);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -437,8 +426,7 @@ export const cases = [
       assert.deepEqual(violations, []);
       const s = rt.stats();
       assert.ok(s.lends > 0 && s.reclaims > 0, `lends ${s.lends}, reclaims ${s.reclaims}`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -463,8 +451,7 @@ export const cases = [
       assert.equal(await t.result, 2);
       assert.equal(await other.result, 9);
       assert.deepEqual(violations, [], 'both tasks kept their bindings and frames');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -500,8 +487,7 @@ export const cases = [
       assert.ok(s.reclaims >= 1);
       assert.equal(sleeper.value, Status.ok);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -532,8 +518,7 @@ export const cases = [
       assert.deepEqual([s.lent, s.suspended, ...handlerValues(rt)], [0, 1, 0, 0, 0]);
       assert.equal(await t.result, 8);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -558,8 +543,7 @@ export const cases = [
       }
       assert.equal(await u.result, 3);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -599,8 +583,7 @@ export const cases = [
       assert.deepEqual(violations, [], 'every task kept its bindings and frames');
       const s = rt.stats();
       assert.ok(s.takes > 100, `${s.takes} waits ended with the permit taken in Wasm (lends ${s.lends}, reclaims ${s.reclaims})`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -637,8 +620,7 @@ export const cases = [
         await nextTurn();
       }
       assert.equal(await b.result, 3);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
 ];

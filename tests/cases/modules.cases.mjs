@@ -5,7 +5,7 @@
 // failure cases and the larger schedules.
 import { Runtime, suspend } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, until } from './support.mjs';
+import { assertQuiet, closeQuiet, until } from './support.mjs';
 
 /** Event kinds of dynamic.cpp and cpp_plugin.cpp. */
 export const MODULE_EV = Object.freeze({
@@ -108,8 +108,7 @@ export const cases = [
       await rt.drain();
       for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
       checkHoldEvents(events, tasks.length);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -134,8 +133,7 @@ export const cases = [
       const loaded = /** @type {any} */ (await js[0]);
       assert.equal(loaded.name, 'cpp_plugin');
       assert.deepEqual(rt.modules.map((m) => m.name), ['cpp_plugin']);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -149,8 +147,7 @@ export const cases = [
       for (const t of tasks) assert.equal(t.value, 0, `${t} failed check ${t.value}`);
       assert.equal(events.filter((e) => e.kind === MODULE_EV.pluginInit).length, 1, 'one instance for 10 concurrent loads');
       assert.deepEqual(rt.modules.map((m) => m.name), ['cpp_plugin']);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {

@@ -3,7 +3,7 @@
 // service or a permission.
 import { armed, MemoryStorage, Runtime } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, STORAGE_ROUNDTRIP, until } from './support.mjs';
+import { assertQuiet, closeQuiet, STORAGE_ROUNDTRIP, until } from './support.mjs';
 
 /**
  * @param {import('./support.mjs').CaseContext} ctx
@@ -45,8 +45,7 @@ export const cases = [
       assert.equal(text(), 'event ok [{"x":3,"y":4}]\n');
       unregister();
       assert.deepEqual(rt.events.names(), []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -67,8 +66,7 @@ export const cases = [
       assert.equal(text(), 'event invalid\nevent cancelled []\n');
       assert.throws(() => rt.events.register('click #save', button, 'click'), (e) => e.code === 'ERR_ARG');
       assert.throws(() => rt.events.register('x', /** @type {any} */ ({}), 'click'), (e) => e.code === 'ERR_ARG');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -79,8 +77,7 @@ export const cases = [
       await run(rt, 'storage_roundtrip');
       assert.equal(text(), STORAGE_ROUNDTRIP);
       assert.deepEqual(new TextDecoder().decode(await storage.get(new AbortController().signal, 'prefs', 'b')), 'twenty-two');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -132,8 +129,7 @@ export const cases = [
       await run(rt, 'frames_and_idle');
       const expected = ctx.env === 'browser' ? 'frame ok\nidle ok\n' : 'frame denied\nidle denied\n';
       assert.equal(text(), expected);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -142,8 +138,7 @@ export const cases = [
       const { rt, text } = await loadServices(ctx);
       await run(rt, 'files_and_stdin');
       assert.equal(text(), 'write denied\nread denied []\nstdin denied []\n');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -153,8 +148,7 @@ export const cases = [
       await run(rt, 'bad_pointer');
       assert.equal(text(), 'bad pointer invalid\n');
       assert.equal(rt.stats().steps, 1, 'the task never gave up the permit');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -173,8 +167,7 @@ export const cases = [
           assert.match(String(t.error?.message), /keys\.join is not a function/);
         }
         assert.equal(fine.state, 'returned', `directWaits ${directWaits}: the other task went on`);
-        await rt.close();
-        assertQuiet(rt);
+        await closeQuiet(rt);
       }
     },
   },

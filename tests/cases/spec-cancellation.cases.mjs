@@ -4,7 +4,7 @@ import { adapterContract } from '../../host/browser/adapter-contract.mjs';
 import { adapter, CancelledError, MemoryStorage, Runtime, Status, suspend } from '../../host/browser/index.mjs';
 import { catchAll, Code, ModuleWriter, op } from '../../host/browser/wasm/binary.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, loadCancellation, nextTurn, until } from './support.mjs';
+import { assertQuiet, closeQuiet, loadCancellation, nextTurn, until } from './support.mjs';
 
 /** Event kinds of the program below. */
 const UNWINDING = 1; // a = the task's argument: its handler caught the rejection
@@ -118,8 +118,7 @@ export const cases = [
       assert.equal(t.state, 'cancelled');
       assert.equal(t.value, 5, 'its entry returned after unwinding');
       await assert.rejects(t.result, (e) => e instanceof CancelledError && e.task === t);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -173,8 +172,7 @@ export const cases = [
       await drain;
       assert.equal(stuck.state, 'cancelled');
       assert.deepEqual(disposed, [12], 'its late success was disposed');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -216,8 +214,7 @@ export const cases = [
       const b = await memory.get(new AbortController().signal, 'prefs', 'b');
       assert.equal(b && text.decode(b), 'twenty-two', 'what the put did is still done');
       assert.deepEqual(await memory.list(new AbortController().signal, 'other', ''), [], 'nothing ran after the cancellation');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {

@@ -3,7 +3,7 @@
 import { MemoryStorage, Runtime, SnailError, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { Scheduler } from '../../host/browser/tasks.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, handlerValues, loadContracts, manualTurns, nextTurn, until } from './support.mjs';
+import { assertQuiet, closeQuiet, handlerValues, loadContracts, manualTurns, nextTurn, until } from './support.mjs';
 import { internals } from '../../host/browser/debug.mjs';
 
 /** The three states of a live task. */
@@ -71,8 +71,7 @@ export const cases = [
       assert.equal(out.join('').split('\n')[0], 'event ok [now]');
       // Every storage wait of the round trip (9) and the event wait was a resumption the scheduler granted.
       assert.ok(rt.stats().steps - stepsBefore >= 10, `${rt.stats().steps - stepsBefore} grants after the waits began`);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -190,8 +189,7 @@ export const cases = [
       assert.deepEqual(rt.tasks(), []);
       assert.equal(model.size, 0);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -232,8 +230,7 @@ export const cases = [
       assert.deepEqual(grants, [`start #${c.id}`, `resume #${a.id}`, `start #${d.id}`, `resume #${b.id}`, `start #${e.id}`]);
       assert.deepEqual([a.value, b.value, c.value, d.value, e.value], [1, 1, 3, 4, 5]);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -269,8 +266,7 @@ export const cases = [
       assert.deepEqual(perTurn, [64, 64, 64, 18], 'each turn granted at most 64 steps');
       assert.deepEqual(long.map((t) => t.value), Array(10).fill(20));
       assert.equal(rt.stats().yields, 3);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -306,8 +302,7 @@ export const cases = [
       assert.equal(await other.result, 7);
       await until(() => timerFired, 'the timer, once the loop ended');
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -368,8 +363,7 @@ export const cases = [
       }
       assert.equal(await a.result, 7);
       assert.deepEqual(violations, [], 'the first task saw its own bindings after every wait');
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {
@@ -430,8 +424,7 @@ export const cases = [
       held[2].resolve(2);
       assert.equal(await a.result, 5);
       assert.deepEqual(violations, []);
-      await rt.close();
-      assertQuiet(rt);
+      await closeQuiet(rt);
     },
   },
   {

@@ -52,7 +52,7 @@ export function manualTurns() {
 
 /** Event kinds of tests/programs/contracts.cpp. */
 export const CONTRACT_EV = Object.freeze({
-  dispatched: 1, childSaw: 2, parentDone: 3, childDone: 4, step: 5, joined: 6, result: 7,
+  dispatched: 1, childSaw: 2, parentDone: 3, childDone: 4, step: 5, joined: 6, result: 7, dropped: 8,
 });
 
 /** Event kinds of tests/programs/cancellation.cpp. */
@@ -259,6 +259,17 @@ export function assertQuiet(rt) {
   };
   const nonZero = Object.fromEntries(Object.entries(gauges).filter(([, v]) => v !== 0));
   assert.deepEqual(nonZero, {}, 'gauges left non-zero after close()');
+}
+
+/**
+ * Closes a runtime and checks that it holds nothing (assertQuiet): how most
+ * tests end.
+ * @param {Runtime} rt @param {{ timeout?: number }} [options]  close()'s
+ */
+export async function closeQuiet(rt, options) {
+  const report = await rt.close(options);
+  assertQuiet(rt);
+  return report;
 }
 
 /** @param {{ kind: number }[]} events @param {number} kind */

@@ -14,7 +14,7 @@ import workerThreads from 'node:worker_threads';
 
 import { nodeHost, Runtime, suspend } from '../../host/node/index.mjs';
 import { Scheduler } from '../../host/browser/tasks.mjs';
-import { assertQuiet, nextTurn, until } from '../cases/support.mjs';
+import { closeQuiet, nextTurn, until } from '../cases/support.mjs';
 import { program, root } from './helpers.mjs';
 import { wat } from './wat.mjs';
 import { internals } from '../../host/browser/debug.mjs';
@@ -107,8 +107,7 @@ test('scheduling: a_node_host_runtime_parks_its_waits_in_the_scheduler_and_start
     assert.equal(reader.value, 0);
     assert.deepEqual(counters.map((t) => t.state), Array(5).fill('returned'));
     assert.ok(rt.stats().steps >= 16, 'every wait was a grant of the scheduler');
-    await rt.close();
-    assertQuiet(rt);
+    await closeQuiet(rt);
     assert.equal(workers, 0, 'no worker thread was started');
   } finally {
     workerThreads.Worker = OriginalWorker;
@@ -198,8 +197,7 @@ test('scheduling: one_handler_implementation_serves_many_tasks_at_once_while_eac
   const switches = uses.filter((u, i) => i > 0 && u.who !== uses[i - 1].who).length;
   assert.ok(switches >= 15, `${switches} switches between tasks`);
   assert.ok(Math.max(...parentsDone) < uses.length, 'children used it after every parent returned');
-  await rt.close();
-  assertQuiet(rt);
+  await closeQuiet(rt);
 });
 
 // Handler "a" starts at 42 (its initialiser) and "b" at 7 (set by
@@ -258,6 +256,5 @@ test('scheduling: root_tasks_start_from_the_defaults_initialisation_left_and_eve
   assert.equal(atWait.length, 80);
   for (const w of atWait) assert.deepEqual([w.a, w.b, w.executing], [42, 7, 0], `at a wait of task ${w.n}`);
   assert.deepEqual(globals(), [42, 7]);
-  await rt.close();
-  assertQuiet(rt);
+  await closeQuiet(rt);
 });

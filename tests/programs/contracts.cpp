@@ -30,6 +30,7 @@ enum event : std::int32_t {
   ev_step = 5,         // a = task arg, b = step
   ev_joined = 6,       // a = handle, b = status
   ev_result = 7,       // a = handle, b = result
+  ev_dropped = 8,      // a = alpha, b = beta, as a drop function saw them
 };
 
 using test::frame_guard;
@@ -74,6 +75,39 @@ std::int32_t chain_link(std::int32_t links) {
 }  // namespace
 
 SNAIL_ENTRY(join_chain) { return chain_link(arg); }
+
+// A closure whose destructor reports the bindings it runs with: when its
+// task is discarded, its drop function destroys it outside any task.
+namespace {
+struct report_on_drop {
+  bool ran = false;
+  report_on_drop() = default;
+  report_on_drop(report_on_drop&& other) noexcept : ran(other.ran) { other.ran = true; }
+  report_on_drop(const report_on_drop&) = delete;
+  ~report_on_drop() {
+    if (!ran) test_event(ev_dropped, h_alpha.get(), h_beta.get());
+  }
+  std::int32_t operator()() {
+    ran = true;
+    return 0;
+  }
+};
+}  // namespace
+
+// Binds alpha and beta, dispatches a child and cancels it while it is
+// queued: its drop function runs inside the cancel, and must see the
+// defaults, not the bindings of the task that cancelled it; the task's own
+// bindings are back afterwards.
+SNAIL_ENTRY(drop_while_bound) {
+  snail::bind a(h_alpha, arg);
+  snail::bind b(h_beta, arg * 3);
+  auto child = snail::dispatch(report_on_drop{});
+  if (child.cancel() != snail::status::ok) return -1;
+  if (h_alpha.get() != arg || h_beta.get() != arg * 3) test_violation(60, arg);
+  if (child.join() != snail::status::cancelled) return -2;
+  if (h_alpha.get() != arg || h_beta.get() != arg * 3) test_violation(61, arg);
+  return arg;
+}
 
 // Contract 2: a child that traps fails alone; its siblings and its parent go on.
 SNAIL_ENTRY(trap_sibling) {
