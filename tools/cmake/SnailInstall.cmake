@@ -61,7 +61,8 @@ install(FILES "${_snail_root}/tools/wasm/postlink.mjs" "${_snail_root}/tools/was
   "${_snail_root}/tools/wasm/binaryen-names.mjs"
   DESTINATION "${_snail_share_dir}/tools/wasm")
 install(FILES "${_snail_root}/host/browser/errors.mjs" DESTINATION "${_snail_share_dir}/host/browser")
-install(FILES "${_snail_root}/host/browser/wasm/binary.mjs" DESTINATION "${_snail_share_dir}/host/browser/wasm")
+install(FILES "${_snail_root}/host/browser/wasm/binary.mjs" "${_snail_root}/host/browser/wasm/reader.mjs"
+  "${_snail_root}/host/browser/wasm/writer.mjs" DESTINATION "${_snail_share_dir}/host/browser/wasm")
 install(DIRECTORY "${_snail_root}/core/src/" DESTINATION "${_snail_share_dir}/core/src")
 # The C project of docs/guide.md, "The same program in C", to start from.
 install(DIRECTORY "${_snail_root}/tools/cmake/example-c/" DESTINATION "${_snail_share_dir}/example-c")
