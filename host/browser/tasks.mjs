@@ -12,6 +12,7 @@
 // never spins: when nothing is ready it does nothing at all.
 import { InternalError, SnailError } from './errors.mjs';
 import { LiveSet, TaskQueue } from './queues.mjs';
+import { assertSchedulerInvariants } from './scheduler-checks.mjs';
 import { CANCELLED_LATER, LEGAL_TRANSITIONS, S, STATE_NAMES, Task, TaskState } from './task.mjs';
 
 export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
@@ -709,60 +710,7 @@ export class Scheduler {
 
   /** Checks every invariant of the scheduler; throws InternalError on the first broken one. */
   assertInvariants() {
-    const fail = (/** @type {string} */ m) => { throw new InternalError(`invariant broken: ${m}`); };
-    const engine = this.engine.engineProblem();
-    if (engine !== null) fail(engine);
-    const seen = [0, 0, 0];
-    let ready = 0;
-    for (const t of this.live) {
-      if (t._s >= S.returned) fail(`${t} is in the live set but ${t.state}`);
-      seen[t._s]++;
-      if (t._ready) {
-        if (t._s !== S.suspended) fail(`${t} has a resumption queued but is ${t.state}`);
-        ready++;
-      }
-      if (t._s === S.executing && t !== this.holder) fail(`${t} executes without the permit`);
-    }
-    for (let k = 0; k < 3; k++) {
-      if (seen[k] !== this.byState[k]) fail(`count of ${STATE_NAMES[k]} is ${this.byState[k]}, the live set has ${seen[k]}`);
-    }
-    if (ready !== this.ready) fail(`ready count is ${this.ready}, the live set has ${ready}`);
-    if (seen[S.executing] > 1) fail(`${seen[S.executing]} tasks hold the permit`);
-    if (this.holder !== null && (this.holder._s !== S.executing || !this.live.has(this.holder))) {
-      fail(`the permit holder ${this.holder} is not an executing live task`);
-    }
-    if ((this.holder === null) !== (seen[S.executing] === 0)) fail('the permit and the executing count disagree');
-    if (this.entered !== seen[S.executing] + seen[S.suspended]) {
-      fail(`entered is ${this.entered}, executing + suspended is ${seen[S.executing] + seen[S.suspended]}`);
-    }
-    if (this.entered > this.hardMaxEntered) fail(`${this.entered} tasks entered, above the hard bound`);
-    if (this.live.size === 0 && this.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
-    if (this.paused && !this.turnActive) fail('paused without a pending turn-end macrotask');
-    if (this.lent !== null && this.engine.lendParked(this.lent) && this.lent !== this.holder) {
-      fail(`${this.lent} waits with a lent permit it does not hold`);
-    }
-    const lease = this.lease;
-    if (lease !== null) {
-      // What mayLend() checks holds for as long as the lease does. Its task
-      // holds the permit lent, or runs, having taken it (handOff()).
-      if (lease !== this.holder || (this.lent !== lease && this.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
-      if (lease._cancelRequested) fail(`${lease} has the lease but its cancellation was requested`);
-      if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) {
-        fail(`${lease} has the lease, but ready ${this.ready}, paused ${this.paused}, exclusives ${this.exclusives}, release waiters ${this.releaseWaiters.length}, turn active ${this.turnActive}`);
-      }
-      const next = this.byState[S.queued] !== 0 ? this.pickNext() : null;
-      if (next !== null) fail(`${lease} has the lease, but ${next} could be granted the permit`);
-      if (this.leaseEnd > this.maxSteps || this.turnSteps > this.leaseEnd) fail(`the lease ends at step ${this.leaseEnd}, the turn is at ${this.turnSteps} of ${this.maxSteps}`);
-    }
-    if (this.holder === null) {
-      const off = this.engine.registersOffDefaults();
-      if (off !== null) fail(`no task holds the permit, but ${off}`);
-    } else if (this.lent === this.holder && this.engine.lendParked(this.holder)) {
-      // A lent wait saved the task's registers too (the specification: at a
-      // JSPI wait the runtime saves them and restores the defaults).
-      const off = this.engine.registersOffDefaults();
-      if (off !== null) fail(`${this.holder} waits with its permit lent, but ${off}`);
-    }
+    assertSchedulerInvariants(this);
   }
 }
 
