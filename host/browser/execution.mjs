@@ -43,7 +43,9 @@ const LEGAL_MOVES = Object.freeze([
   // A task whose wrapper took a lent permit back in Wasm begins its next
   // wait from `lent`; a rejected lent wait ends; a reclaimed one goes direct.
   /* begun     -> */ (1 << W.none) | (1 << W.lent) | (1 << W.direct) | (1 << W.chained) | (1 << W.gated),
-  /* lent      -> */ (1 << W.begun) | (1 << W.lent) | (1 << W.direct) | (1 << W.none),
+  // A lent wait whose failure may be a value that did not convert parks
+  // until its operation says (gated).
+  /* lent      -> */ (1 << W.begun) | (1 << W.lent) | (1 << W.direct) | (1 << W.none) | (1 << W.gated),
   /* direct    -> */ (1 << W.settled) | (1 << W.none) | (1 << W.gated),
   /* settled   -> */ (1 << W.none) | (1 << W.gated),
   /* chained   -> */ (1 << W.gated),
@@ -88,6 +90,12 @@ export class Execution {
     this.wait = null;
     /** @type {any[] | null} that wait's prepared arguments, when its spec reads them */
     this.waitArgs = null;
+    /**
+     * @type {PromiseLike<unknown> | null} the operation's promise, while JSPI
+     * parks the task on it (direct or lent): a failure that may be JSPI's own
+     * (a value that does not convert) is told apart by it
+     */
+    this.op = null;
     /** @type {number} how its operation settled (Outcome), while the task is ready or settled */
     this.outcome = Outcome.pending;
     /**

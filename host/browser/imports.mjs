@@ -78,6 +78,8 @@ export const identity = (v) => v;
  *   without an argument list (suspend() imports)
  * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
  *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
+ * @property {string | null} resultType  the import's result type where it is known ('i32',
+ *   'i64', ...; null for none or unknown): what the delivery must convert to
  * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
  *   converts is the delivery, and the operation always returns a promise; derived from
  *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
@@ -121,6 +123,7 @@ export function suspending(partial) {
     keepsResults,
     lendable: (partial.lendable ?? true) && !keepsResults,
     keepsArgs: partial.keepsArgs ?? true,
+    resultType: partial.resultType ?? null,
   };
   return new WaitImport(spec);
 }
@@ -271,6 +274,7 @@ export function userImports(moduleName, fields, typeOf = () => undefined) {
       failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
       discard: discard ?? null,
       nativeDiscard: null,
+      resultType: result ?? null,
     });
   }
   return out;

@@ -53,6 +53,61 @@ function resolvedStatus(/** @type {number} */ s) {
   return (RESOLVED[s] ??= Promise.resolve(s));
 }
 
+/**
+ * Whether an error a wait failed with may be JSPI's, thrown as it converted
+ * the operation's value to the import's result type (TypeError, or
+ * SyntaxError for a string that is no BigInt), rather than the operation's.
+ * @param {unknown} error @param {unknown} op  the operation's promise, if kept
+ */
+function mayBeConversion(error, op) {
+  return op !== null && (error instanceof TypeError || error instanceof SyntaxError);
+}
+
+/**
+ * Whether JSPI converts `value` to a Wasm value of `type` (the JS API's
+ * ToWebAssemblyValue): a number type refuses a BigInt or a Symbol, i64 wants
+ * a BigInt (or a boolean, or a string that parses as one).
+ * @param {string} type @param {unknown} value
+ */
+export function converts(type, value) {
+  switch (type) {
+    case 'i32': case 'f32': case 'f64':
+      return typeof value !== 'bigint' && typeof value !== 'symbol';
+    case 'i64':
+      if (typeof value === 'bigint' || typeof value === 'boolean') return true;
+      if (typeof value !== 'string') return false;
+      try {
+        BigInt(value);
+        return true;
+      } catch {
+        return false;
+      }
+    default:
+      return true;
+  }
+}
+
+/** @param {unknown} v */
+function describeValue(v) {
+  if (typeof v === 'bigint') return `the BigInt ${v}n`;
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `the ${typeof v} ${String(v)}`;
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'symbol') return 'a Symbol';
+  return `${typeof v === 'function' ? 'a function' : `a ${/** @type {object} */ (v).constructor?.name ?? 'object'}`}`;
+}
+
+/**
+ * The error of a wait whose operation fulfilled with a value Wasm cannot
+ * receive: a broken adapter, which the task fails with.
+ * @param {WaitSpec} spec @param {unknown} value @param {unknown} cause  JSPI's error, if it threw one
+ */
+function unconvertible(spec, value, cause) {
+  const type = spec.resultType;
+  const want = type === 'i64' ? 'a BigInt (5n, not 5)' : type === null ? 'a value of its result type' : 'a number';
+  return new SnailError(`the operation of suspending import ${spec.name} fulfilled with ${describeValue(value)}, which does not convert to ${type ?? 'its result type'}: fulfil with ${want}`, { code: 'ERR_ADAPTER', cause: cause ?? undefined });
+}
+
 /** The refusal of a wait begun outside any task. @param {string} name  the import */
 export const outsideTask = (name) => new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
 
@@ -266,6 +321,7 @@ export class Waits {
           operation = Promise.reject(error);
         }
         if (sched.lent === task) {
+          /** @type {Execution} */ (/** @type {Task} */ (task)._x).op = /** @type {PromiseLike<unknown>} */ (operation);
           if (!leased && sched.grantLease(/** @type {Task} */ (task))) {
             waits.leaseSpec = spec;
             waits.leaseSignal = /** @type {AbortSignal} */ (signal);
@@ -354,7 +410,10 @@ export class Waits {
         operation = Promise.reject(error);
       }
       if (lend && sched.lent === task) {
-        if (isThenable(operation)) return operation;
+        if (isThenable(operation)) {
+          x.op = operation;
+          return operation;
+        }
         // A value ready now: the task becomes an ordinary suspended one and
         // its resumption queues behind the work that is ready.
         sched.reclaim();
@@ -450,6 +509,7 @@ export class Waits {
       // reactions, registered first, keep the original and run just before
       // JSPI's. (A reclaim during the operation made the wait direct already.)
       if (x.mode !== W.direct) this.move(task, x, W.direct);
+      x.op = operation;
       // A wait that delivers what JSPI converts may end in Wasm.
       this.words.mayTake(task._slot, spec.lendable && !task._cancelRequested);
       if (spec.keepsResults) operation.then(x.onOk ??= this.onOk(task), x.onErr ??= this.onErr(task));
@@ -494,7 +554,7 @@ export class Waits {
     }
     const x = task._exec;
     const mode = x.mode;
-    if (mode === W.lent) return this.endLend(task, x, outcome, value);
+    if (mode === W.lent) return this.endLend(task, x, outcome, value, zero);
     if (mode !== W.direct && mode !== W.settled) {
       // A final value, or an exception that did not come from an operation
       // (a misuse error thrown by the wait itself): pass it on.
@@ -509,6 +569,7 @@ export class Waits {
       x.outcome = outcome;
       x.result = value;
       this.words.mayTake(slot, false);
+      if (outcome === Outcome.rejected && mayBeConversion(value, x.op)) return this.checkFailure(task, x, value, zero);
     }
     if (!task._cancelRequested && this.sched.claim(task)) {
       // Nothing is ahead and the turn has budget (a permit lent to a task
@@ -541,16 +602,53 @@ export class Waits {
    * A task whose permit was lent for its wait calls back: its operation
    * rejected (a fulfilled one goes on in Wasm). It still holds the permit.
    * @param {Task} task @param {Execution} x @param {number} outcome @param {unknown} value
+   * @param {unknown} zero  what the wrapper returns when it parks
    */
-  endLend(task, x, outcome, value) {
+  endLend(task, x, outcome, value, zero) {
     this.sched.endLend(task);
     this.words.clearLent();
+    if (outcome === Outcome.rejected && mayBeConversion(value, x.op)) {
+      // The task gives up the permit while the failure is looked into: its
+      // wrapper installed its registers for `fail`, and the defaults go back.
+      this.files.regs.suspend(task._slot);
+      this.sched.suspend(task);
+      this.words.setCurrent(0);
+      x.outcome = outcome;
+      x.result = value;
+      return this.checkFailure(task, x, value, zero);
+    }
     this.move(task, x, W.none);
     x.outcome = outcome;
     x.result = value;
     const delivery = this.deliver(task, this.takeWait(task, x));
     if (delivery instanceof Rejection) throw delivery.error;
     return delivery;
+  }
+
+  /**
+   * A wait under a wrapper failed with what may be JSPI's own error: the
+   * operation fulfilled with a value that does not convert to the import's
+   * result type (a Number for an i64), or the operation rejected with an
+   * error of that kind. Which one only the operation's promise knows: the
+   * task parks until it said, and then fails with ERR_ADAPTER, or receives
+   * the operation's failure as usual.
+   * @param {Task} task @param {Execution} x @param {unknown} error @param {unknown} zero
+   */
+  checkFailure(task, x, error, zero) {
+    const spec = /** @type {WaitSpec} */ (x.wait);
+    const op = /** @type {PromiseLike<unknown>} */ (x.op);
+    this.move(task, x, W.gated);
+    const ready = (/** @type {unknown} */ failure) => this.guard(() => {
+      x.result = failure;
+      this.sched.readyTask(task);
+      this.sched.pump(true);
+    });
+    op.then(
+      (fulfilled) => ready(unconvertible(spec, fulfilled, error)),
+      (reason) => ready(reason === error ? error : unconvertible(spec, reason, error)),
+    );
+    this.words.askPark();
+    return zero;
   }
 
   /**
@@ -683,6 +781,7 @@ export class Waits {
     taken.result = x.result;
     x.wait = null;
     x.waitArgs = null;
+    x.op = null;
     x.outcome = Outcome.pending;
     x.result = undefined;
     return taken;
@@ -699,7 +798,15 @@ export class Waits {
   deliver(task, taken) {
     const { spec, args, result } = taken;
     try {
-      if (taken.outcome === Outcome.fulfilled) return spec.accept(result, task, /** @type {any[]} */ (args));
+      if (taken.outcome === Outcome.fulfilled) {
+        const delivery = spec.accept(result, task, /** @type {any[]} */ (args));
+        // What Wasm receives must convert to the import's result type: JSPI
+        // would throw its own error into the task, or deliver a failure.
+        if (spec.resultType !== null && !converts(spec.resultType, delivery) && !(delivery instanceof Rejection)) {
+          return new Rejection(unconvertible(spec, delivery, null));
+        }
+        return delivery;
+      }
       if (result instanceof SnailError && result.code === 'ERR_ADAPTER') return new Rejection(result);
       return spec.failed(result, task, args);
     } catch (error) {
