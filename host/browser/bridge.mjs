@@ -172,7 +172,7 @@ export class Bridge {
    * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]
    */
   userImports(moduleName, fields, typeOf) {
-    return userImports(moduleName, fields, typeOf);
+    return userImports(moduleName, fields, typeOf, () => this.linker.memory);
   }
 
   /** Makes a suspending import from a wait specification (the host services' waits). @param {Parameters<typeof suspending>[0]} partial */

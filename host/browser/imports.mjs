@@ -18,7 +18,58 @@ export const REJECT = 'reject';
  *   task was cancelled (default: Status.cancelled), or 'reject' to throw a CancelledError
  * @property {number | bigint | 'reject'} [failed]  what Wasm receives when the operation rejects
  *   (default: Status.failed), or 'reject' to throw the operation's error
+ * @property {boolean} [context]  the operation receives a WaitContext first (the signal, the
+ *   calling task, the program's memory) instead of the signal alone
  */
+
+/**
+ * What an operation declared with suspend(..., { context: true }) receives
+ * first: the wait's signal, the task that waits, and the program's memory,
+ * reached where it is at the moment of the access.
+ */
+export class WaitContext {
+  /**
+   * @internal
+   * @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task
+   * @param {() => WebAssembly.Memory | null} memoryOf
+   */
+  constructor(signal, task, memoryOf) {
+    /** Aborts when the task's cancellation is requested. @readonly */
+    this.signal = signal;
+    /** The task that waits in this call. @readonly */
+    this.task = task;
+    /** @internal */
+    this.memoryOf = memoryOf;
+    /** @internal true once the operation's promise settled */
+    this.settled = false;
+  }
+
+  /** The program's memory (a loaded module's pointers are into it too). */
+  get memory() {
+    const memory = this.memoryOf();
+    if (memory === null) throw new SnailError('the program exports no memory (memory), so an operation cannot reach its buffers', { code: 'ERR_ADAPTER' });
+    return memory;
+  }
+
+  /**
+   * A view of `length` bytes of the program's memory at `pointer`, made
+   * now: use it at once (a memory that grows detaches it). Refused outside
+   * the memory, and once the operation settled: the task may have freed its
+   * buffer by then, so write first, then settle.
+   * @param {number} pointer @param {number} length
+   * @returns {Uint8Array}
+   */
+  bytes(pointer, length) {
+    if (this.settled) {
+      throw new SnailError(`the operation of ${this.task} reached the program's memory after it settled: the task may have freed its buffer; write into it first, then settle`, { code: 'ERR_ADAPTER' });
+    }
+    const buffer = this.memory.buffer;
+    if (!Number.isInteger(pointer) || !Number.isInteger(length) || pointer < 0 || length < 0 || pointer + length > buffer.byteLength) {
+      throw new SnailError(`the bytes ${pointer}..${pointer + length} are outside the program's memory (${buffer.byteLength} bytes)`, { code: 'ERR_ADAPTER' });
+    }
+    return new Uint8Array(buffer, pointer, length);
+  }
+}
 
 /**
  * A suspending import declared by a runtime author with suspend(): the
@@ -27,7 +78,7 @@ export const REJECT = 'reject';
  */
 export class SuspendingImport {
   /**
-   * @param {(signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>} operation
+   * @param {((signal: AbortSignal, ...args: any[]) => PromiseLike<unknown>) | ((context: WaitContext, ...args: any[]) => PromiseLike<unknown>)} operation
    * @param {((result: unknown, context: import('./disposal.mjs').DisposeContext) => void) | undefined} discard
    * @param {SuspendOptions} options
    */
@@ -73,7 +124,7 @@ export const identity = (v) => v;
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
- * @property {((signal: AbortSignal, arg: unknown) => unknown) | null} operation1  the
+ * @property {((signal: AbortSignal, arg: unknown, task: import('./tasks.mjs').Task) => unknown) | null} operation1  the
  *   operation of a one-argument import whose arguments only the operation sees, called
  *   without an argument list (suspend() imports)
  * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
@@ -229,8 +280,9 @@ function endStatus(t) {
  * @param {string} moduleName @param {Record<string, unknown>} fields
  * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]  the type the
  *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
+ * @param {() => WebAssembly.Memory | null} [memoryOf]  the program's memory, once instantiated (WaitContext)
  */
-export function userImports(moduleName, fields, typeOf = () => undefined) {
+export function userImports(moduleName, fields, typeOf = () => undefined, memoryOf = () => null) {
   /** @type {Record<string, unknown>} */
   const out = {};
   for (const [name, value] of Object.entries(fields)) {
@@ -263,12 +315,24 @@ export function userImports(moduleName, fields, typeOf = () => undefined) {
       }
       return p;
     };
+    const call = /** @type {(first: unknown, ...args: unknown[]) => unknown} */ (operation);
+    /** An operation with a context: the context knows when it settled. @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task @param {unknown[]} args */
+    const withContext = (signal, task, args) => {
+      const context = new WaitContext(signal, task, memoryOf);
+      const p = promised(call(context, ...args));
+      const settle = () => { context.settled = true; };
+      p.then(settle, settle);
+      return p;
+    };
+    const contextual = options.context === true;
     out[name] = suspending({
       name: label,
       describe: () => label,
       keepsArgs: false,
-      operation: (signal, _task, args) => promised(args.length === 1 ? operation(signal, args[0]) : operation(signal, ...args)),
-      operation1: (signal, arg) => promised(operation(signal, arg)),
+      operation: contextual
+        ? (signal, task, args) => withContext(signal, task, args)
+        : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),
+      operation1: contextual ? (signal, arg, task) => withContext(signal, task, [arg]) : (signal, arg) => promised(call(signal, arg)),
       accept: identity,
       cancelled,
       failed: (error) => (failed === REJECT ? new Rejection(error) : failed),

@@ -12,6 +12,7 @@
 // so that a Node project without "dom" in its lib compiles.
 import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport as SuspendingImportClass } from './bridge.mjs';
+import { WaitContext } from './imports.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
 import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
@@ -35,12 +36,16 @@ export { adapter, armed, emitterEvent, eventOf, fetchResponse, timer } from './a
 export { EventRegistry, MemoryStorage, ServiceError } from './services.mjs';
 export { IndexedDBStorage } from './storage-indexeddb.mjs';
 export { EventQueue, eventDetail, registerPort, registerQueued, registerSelector } from './page.mjs';
+export { WaitContext };
 
 /**
  * Declares a suspending import for the `imports` option of Runtime.load (the
  * suspension bridge for runtime authors). Each call from Wasm suspends the
  * calling task and runs `operation(signal, ...args)`; `signal` aborts when the
- * task's cancellation is requested. The operation returns one Promise that
+ * task's cancellation is requested. With `{ context: true }` the operation
+ * receives a WaitContext instead of the signal: `context.signal`,
+ * `context.task` (the task that waits), `context.memory` and
+ * `context.bytes(pointer, length)` (the program's memory, as it is now). The operation returns one Promise that
  * covers the operation *and* its cleanup. When it fulfils, the task resumes
  * with the value (converted to the import's result type) once it holds the
  * permit again.
@@ -54,7 +59,7 @@ export { EventQueue, eventDetail, registerPort, registerQueued, registerSelector
  *
  * @template {unknown[]} A  the arguments Wasm passes (numbers, BigInts, references)
  * @template R  what the operation fulfils with
- * @param {(signal: AbortSignal, ...args: A) => PromiseLike<R>} operation
+ * @param {((signal: AbortSignal, ...args: A) => PromiseLike<R>) | ((context: WaitContext, ...args: A) => PromiseLike<R>)} operation
  * @param {(result: R, context: DisposeContext) => void} [discard]
  * @param {SuspendOptions} [options]  what Wasm receives when the
  *   task was cancelled (`cancelled`, default Status.cancelled) or the operation
@@ -68,8 +73,12 @@ export function suspend(operation, discard, options = {}) {
   if (discard !== undefined && discard !== null && typeof discard !== 'function') {
     throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
   }
-  checkOptionKeys('suspend()', options, ['cancelled', 'failed'], 'ERR_ARG');
+  checkOptionKeys('suspend()', options, ['cancelled', 'failed', 'context'], 'ERR_ARG');
+  if (options.context !== undefined && typeof options.context !== 'boolean') {
+    throw new SnailError(`suspend() option context must be true or false, got ${typeof options.context}`, { code: 'ERR_ARG' });
+  }
   for (const [key, value] of Object.entries(options)) {
+    if (key === 'context') continue;
     // A misspelt 'reject' would reach Wasm as 0 (ok) for a numeric result.
     if (typeof value === 'string' && value !== 'reject') {
       throw new SnailError(`suspend() option ${key} is ${JSON.stringify(value)}: give the value Wasm receives (a number, a BigInt for i64) or 'reject'`, { code: 'ERR_ARG' });

@@ -76,6 +76,8 @@ export class ProgramLink {
     this.stackRegisters = null;
     /** @type {Record<string, Function>} the program's native disposers by import */
     this.nativeDisposers = {};
+    /** @type {WebAssembly.Memory | null} the program's memory, once attached */
+    this.memory = null;
   }
 
   /** The register file, once the program is attached. @returns {RegisterFile} */
@@ -194,6 +196,7 @@ export class ProgramLink {
       if (shape.stack.base) registers.push({ name: 'snail.stack.base', module: this.programName, type: 'i32', role: 'stack_base', global: x['snail.stack.base'] });
       if (shape.stack.limit) registers.push({ name: 'snail.stack.limit', module: this.programName, type: 'i32', role: 'stack_limit', global: x['snail.stack.limit'] });
     }
+    this.memory = x.memory instanceof WebAssembly.Memory ? x.memory : null;
     this.entryNames = shape.entries;
     this.entryIndex = new Map(shape.entries.map((name, i) => [name, i]));
     this.table = shape.table ? x.__indirect_function_table : null;

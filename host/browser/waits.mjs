@@ -314,7 +314,7 @@ export class Waits {
         }
         let operation;
         try {
-          operation = operation1(/** @type {AbortSignal} */ (signal), arg);
+          operation = operation1(/** @type {AbortSignal} */ (signal), arg, /** @type {Task} */ (task));
         } catch (error) {
           // Rejected, not thrown on: the task suspends as for any wait, so
           // work the operation made ready before it threw goes first.

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Runtime, Status, suspend } from '../../host/browser/index.mjs';
+import { Runtime, SnailError, Status, suspend, WaitContext } from '../../host/node/root.mjs';
 import { program } from './helpers.mjs';
 
 const EV_READ = 11;
@@ -152,4 +152,78 @@ test('memory io: a cancelled task\'s buffer stays its own until the operation se
   await reader.done;
   assert.equal(reader.state, 'cancelled');
   assert.deepEqual(events.filter((e) => e.kind === EV_READ).map((e) => [e.a, e.b]), [[512, content(512).sum]], 'the task read its buffer as it unwound');
+});
+
+/**
+ * Loads c_api.wasm with a test.read declared with { context: true }: the
+ * operation learns its task and reaches the program's memory through the
+ * context, with no variable of the test's set after the load.
+ * @param {import('node:test').TestContext} t
+ */
+async function loadWithContext(t) {
+  /** @type {{ kind: number, a: number, b: number }[]} */
+  const events = [];
+  /** @type {{ context: WaitContext, ptr: number, len: number, complete: () => void }[]} */
+  const reads = [];
+  const rt = await Runtime.load(program('c_api'), {
+    checkInvariants: true,
+    imports: {
+      test: {
+        event: (/** @type {number} */ kind, /** @type {number} */ a, /** @type {number} */ b) => { events.push({ kind, a, b }); },
+        note_i64: () => {}, note_f32: () => {}, note_f64: () => {}, note_ref: () => {},
+        make: () => null,
+        op: suspend(() => Promise.resolve(Status.ok)),
+        buffer: suspend(() => Promise.resolve(0)),
+        read: suspend((context, ptr, len) => new Promise((resolve) => {
+          reads.push({
+            context: /** @type {WaitContext} */ (context), ptr, len,
+            complete: () => {
+              /** @type {WaitContext} */ (context).bytes(ptr, len).set(content(len).bytes);
+              resolve(Status.ok);
+            },
+          });
+        }), undefined, { context: true }),
+      },
+    },
+  });
+  t.after(async () => {
+    for (const r of reads) if (!r.context.settled) r.complete();
+    await rt.close();
+  });
+  return { rt, events, reads };
+}
+
+test('memory io: an operation with a context learns its task and writes through the memory as it is at completion, after other tasks grew it', async (t) => {
+  const { rt, events, reads } = await loadWithContext(t);
+  const readers = [rt.dispatch('read', 4096), rt.dispatch('read', 300)];
+  await until(() => reads.length === 2);
+  assert.ok(reads[0].context instanceof WaitContext);
+  assert.equal(reads[0].context.task, readers[0], 'the context names the task that waits');
+  assert.equal(reads[1].context.task, readers[1]);
+  assert.equal(reads[0].context.signal.aborted, false);
+  const memory = reads[0].context.memory;
+  assert.equal(memory, rt.instance.exports.memory, 'the program\'s memory');
+  const before = memory.buffer.byteLength;
+  const grower = rt.dispatch('grow', 32);
+  await grower.done;
+  assert.ok(memory.buffer.byteLength >= before + (32 << 20), 'another task grew the memory meanwhile');
+  // In the other order than they began, while the memory has grown.
+  reads[1].complete();
+  reads[0].complete();
+  await rt.drain();
+  assert.deepEqual(events.filter((e) => e.kind === EV_READ).map((e) => [e.a, e.b]).sort((x, y) => x[0] - y[0]), [[300, content(300).sum], [4096, content(4096).sum]]);
+  assert.deepEqual(readers.map((r) => r.value), [Status.ok, Status.ok]);
+});
+
+test('memory io: a context refuses bytes outside the memory, and once its operation settled', async (t) => {
+  const { rt, reads } = await loadWithContext(t);
+  const reader = rt.dispatch('read', 64);
+  await until(() => reads.length === 1);
+  const { context } = reads[0];
+  const size = context.memory.buffer.byteLength;
+  assert.throws(() => context.bytes(size - 8, 16), (e) => e instanceof SnailError && e.code === 'ERR_ADAPTER' && /outside the program's memory/.test(e.message));
+  assert.throws(() => context.bytes(-1, 4), (e) => e instanceof SnailError && e.code === 'ERR_ADAPTER');
+  reads[0].complete();
+  await reader.done;
+  assert.throws(() => context.bytes(reads[0].ptr, 64), (e) => e instanceof SnailError && e.code === 'ERR_ADAPTER' && /after it settled: the task may have freed its buffer/.test(e.message));
 });
