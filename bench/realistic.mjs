@@ -4,6 +4,8 @@
 // through a suspending import whose promise is already resolved and once
 // through a plain import doing the same copy. Both backends share the
 // devices below, so that they differ only in how the program reaches them.
+// The same store built without snail-core (kv_raw.c), run as 50 concurrent
+// raw JSPI calls, is the engine's floor beside it.
 import { Runtime, suspend } from '../host/browser/index.mjs';
 import { spread } from './suite.mjs';
 
@@ -107,6 +109,26 @@ export function diskImports(devices) {
 }
 
 /**
+ * The imports of kv_raw.c over `devices`: the same operations, disk.read and
+ * disk.write made suspending by the engine alone.
+ * @param {Devices} devices
+ */
+export function rawDiskImports(devices) {
+  const done = Promise.resolve(DONE);
+  const refused = Promise.resolve(REFUSED);
+  /** @type {(device: number, block: number, pointer: number) => number} */
+  const read = (device, block, pointer) => devices.read(device, block, pointer);
+  /** @type {(device: number, block: number, pointer: number) => number} */
+  const write = (device, block, pointer) => devices.write(device, block, pointer);
+  return {
+    read: new WebAssembly.Suspending((/** @type {number} */ device, /** @type {number} */ block, /** @type {number} */ pointer) => (read(device, block, pointer) === DONE ? done : refused)),
+    write: new WebAssembly.Suspending((/** @type {number} */ device, /** @type {number} */ block, /** @type {number} */ pointer) => (write(device, block, pointer) === DONE ? done : refused)),
+    read_sync: read,
+    write_sync: write,
+  };
+}
+
+/**
  * The argument of kv.c's entries: device, keys and mixed operations.
  * @param {number} device @param {number} keys  a multiple of 16 @param {number} mixed  a multiple of 64
  */
@@ -125,15 +147,39 @@ export function kvArg(device, keys, mixed) {
  */
 export async function realisticRows({ host, rounds, interleaved }) {
   const keys = host.quick ? 256 : 512;
-  const mixed = host.quick ? 256 : 1024;
+  const mixed = host.quick ? 256 : 512;
   const devices = new Devices(TASKS);
   const rt = await Runtime.load(host.program('bench_kv'), { stdout: () => {}, imports: { disk: diskImports(devices) } });
   devices.memory = /** @type {WebAssembly.Memory} */ (rt.instance.exports.memory);
+  const rawDevices = new Devices(TASKS);
+  const raw = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_kv_raw'))), { disk: rawDiskImports(rawDevices) });
+  /** @type {any} */ const rawExports = raw.exports;
+  rawExports._initialize();
+  rawDevices.memory = rawExports.memory;
+  /** @type {(arg: number) => Promise<number>} */
+  const rawAsync = WebAssembly.promising(rawExports.run_async);
+  /** @type {(arg: number) => number} */
+  const rawSync = rawExports.run_sync;
 
   /** What every round must reproduce: each device's checksum and the block operations. @type {{ checksums: number[], reads: number, writes: number } | null} */
   let reference = null;
   /** The switches and lends of the last round of each mode. @type {Record<string, { switches: number, lends: number, steps: number }>} */
   const seen = {};
+  /**
+   * Checks a round's results against the reference (or makes them the
+   * reference).
+   * @param {number[]} values @param {Devices} on @param {string} mode
+   */
+  const check = (values, on, mode) => {
+    const bad = values.findIndex((v) => !(v >= 0));
+    if (bad >= 0) throw new Error(`realistic: the store of device ${bad} failed (${mode}): ${values[bad]}`);
+    reference ??= { checksums: values, reads: on.reads, writes: on.writes };
+    const differs = values.findIndex((v, d) => v !== reference?.checksums[d]);
+    if (differs >= 0) throw new Error(`realistic: device ${differs} read back other values (${mode}): checksum ${values[differs]}, ${reference.checksums[differs]} before`);
+    if (on.reads !== reference.reads || on.writes !== reference.writes) {
+      throw new Error(`realistic: ${on.reads} reads and ${on.writes} writes (${mode}), ${reference.reads} and ${reference.writes} before`);
+    }
+  };
   /**
    * One round: every task on a fresh device, all dispatched at once or one
    * after the other; checks what they returned and what the devices did.
@@ -153,15 +199,25 @@ export async function realisticRows({ host, rounds, interleaved }) {
     }
     const ms = performance.now() - t0;
     const after = rt.stats();
-    const bad = values.findIndex((v) => !(v >= 0));
-    if (bad >= 0) throw new Error(`realistic: the store of device ${bad} failed (${mode}): ${values[bad]}`);
-    reference ??= { checksums: values, reads: devices.reads, writes: devices.writes };
-    const differs = values.findIndex((v, d) => v !== reference?.checksums[d]);
-    if (differs >= 0) throw new Error(`realistic: device ${differs} read back other values (${mode}): checksum ${values[differs]}, ${reference.checksums[differs]} before`);
-    if (devices.reads !== reference.reads || devices.writes !== reference.writes) {
-      throw new Error(`realistic: ${devices.reads} reads and ${devices.writes} writes (${mode}), ${reference.reads} and ${reference.writes} before`);
-    }
+    check(values, devices, mode);
     seen[mode] = { switches: devices.switches, lends: after.lends - before.lends, steps: after.steps - before.steps };
+    return ms;
+  };
+  /**
+   * One round of the raw build: 50 concurrent promising calls, or 50 plain
+   * calls one after the other.
+   * @param {boolean} suspending
+   */
+  const rawRound = async (suspending) => {
+    rawDevices.reset();
+    const t0 = performance.now();
+    const values = suspending
+      ? await Promise.all(Array.from({ length: TASKS }, (_, d) => rawAsync(kvArg(d, keys, mixed))))
+      : Array.from({ length: TASKS }, (_, d) => rawSync(kvArg(d, keys, mixed)));
+    const ms = performance.now() - t0;
+    const mode = suspending ? 'rawAsync' : 'rawSync';
+    check(values, rawDevices, mode);
+    seen[mode] = { switches: rawDevices.switches, lends: 0, steps: 0 };
     return ms;
   };
 
@@ -174,11 +230,13 @@ export async function realisticRows({ host, rounds, interleaved }) {
     sync: () => round('run_sync', true, 'sync'),
     async1: () => round('run_async', false, 'async1'),
     sync1: () => round('run_sync', false, 'sync1'),
+    rawAsync: () => rawRound(true),
+    rawSync: () => rawRound(false),
   }, ops, rounds);
   const stats = rt.stats();
   await rt.close();
   const ran = ref.reads > 0 && ref.writes > 0 && stats.returned >= TASKS * (4 * (rounds + 2) + 1) && stats.failed === 0
-    && seen.async.switches > 0 && seen.async.steps > 0;
+    && seen.async.switches > 0 && seen.async.steps > 0 && seen.rawAsync.switches > 0;
   if (!ran) throw new Error('benchmark subject did not run: the realistic rounds');
 
   /** @param {any} x @returns {number[]} */
@@ -188,6 +246,8 @@ export async function realisticRows({ host, rounds, interleaved }) {
   /** The extra time of a block operation in (a), round by round. */
   const extra = per(s.async).map((a, i) => a - per(s.sync)[i]);
   const extra1 = per(s.async1).map((a, i) => a - per(s.sync1)[i]);
+  const extraRaw = per(s.rawAsync).map((a, i) => a - per(s.rawSync)[i]);
+  const range = (/** @type {number[]} */ xs) => { const x = spread(xs); return `${x.median.toFixed(0)} ns (${x.min.toFixed(0)}..${x.max.toFixed(0)})`; };
   const whole = (/** @type {import('./suite.mjs').Spread} */ x) => `${ms(x.median).toFixed(1)} ms (${ms(x.min).toFixed(1)}..${ms(x.max).toFixed(1)})`;
   const subject = `${TASKS} tasks, each on its own device: ${keys} puts, ${mixed} mixed gets and puts, ${keys} gets of values in a log behind a B+tree; ${ops.toLocaleString('en')} block operations of 4 KiB a round`;
   const counters = (/** @type {string} */ mode) => ({
@@ -205,6 +265,22 @@ export async function realisticRows({ host, rounds, interleaved }) {
       counters: counters('async'),
     },
     {
+      name: 'realistic: raw JSPI, the same store without snail-core, immediate asynchronous vs synchronous block I/O (context)',
+      unit: 'block operation',
+      subject: `${subject}; the store built without snail-core (kv_raw.c), ${TASKS} concurrent promising calls against ${TASKS} plain calls`,
+      value: s.rawAsync, scale: 'ns', baselineName: 'its synchronous run', baseline: s.rawSync,
+      note: `the engine's floor for the row above; whole run ${whole(s.rawAsync)} against ${whole(s.rawSync)}`,
+      counters: { calls: TASKS, blockReads: ref.reads, blockWrites: ref.writes, switches: seen.rawAsync.switches },
+    },
+    {
+      name: `realistic: key-value store, ${TASKS} tasks through snail-core vs ${TASKS} raw JSPI calls, asynchronous block I/O (context)`,
+      unit: 'block operation',
+      subject: `${subject}; the program's tasks against the raw build's concurrent promising calls, the same suspending backend`,
+      value: s.async, scale: 'ns', baselineName: 'raw JSPI', baseline: s.rawAsync,
+      note: 'what the runtime adds to a suspension of this program, as the interleaved-waits rows measure it for a bare wait',
+      counters: counters('async'),
+    },
+    {
       name: `realistic: key-value store, one task at a time, immediate asynchronous vs synchronous block I/O (context)`,
       unit: 'block operation',
       subject: `${subject}; the tasks one after the other, so that every wait keeps the permit lent`,
@@ -217,7 +293,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
       unit: 'suspension',
       subject: `the asynchronous run's time per block operation less the synchronous run's, ${TASKS} tasks at once, round by round`,
       value: spread(extra), scale: 'ns',
-      note: `one task at a time: ${spread(extra1).median.toFixed(0)} ns (${spread(extra1).min.toFixed(0)}..${spread(extra1).max.toFixed(0)})`,
+      note: `raw JSPI, ${TASKS} calls at once: ${range(extraRaw)}; snail-core, one task at a time: ${range(extra1)}`,
       counters: { suspensions: ops, switches: seen.async.switches },
     },
   ];
