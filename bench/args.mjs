@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 
 /** The groups of the suite (bench/suite.mjs), in the order it runs them. */
 export const GROUPS = Object.freeze([
-  'control', 'switch', 'interleaved', 'anatomy', 'start', 'fanout', 'asyncify', 'memory', 'scale', 'fairness', 'collection', 'cancellation', 'workers',
+  'control', 'switch', 'interleaved', 'anatomy', 'start', 'fanout', 'asyncify', 'realistic', 'memory', 'scale', 'fairness', 'collection', 'cancellation', 'workers',
 ]);
 
 /**

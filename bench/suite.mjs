@@ -6,6 +6,7 @@
 // decides pass or fail on a time.
 import { Runtime, suspend } from '../host/browser/index.mjs';
 import { internals } from '../host/browser/debug.mjs';
+import { realisticRows } from './realistic.mjs';
 
 /**
  * What a host gives the suite.
@@ -27,7 +28,7 @@ import { internals } from '../host/browser/debug.mjs';
  * @property {number[]} [fanoutBatches]  the fan-out batch sizes (default 64, 256 and 1,024)
  * @property {number[]} [interleavedTasks]  the task counts of the interleaved-waits rows (default 1, 8, 64 and 512)
  * @property {string[]} [only]  run only the groups named (control, switch, interleaved, anatomy, start,
- *   fanout, asyncify, memory, scale, fairness, collection, cancellation); all by default
+ *   fanout, asyncify, realistic, memory, scale, fairness, collection, cancellation); all by default
  * @property {string[]} [skip]  leave out the groups named
  * @property {(line: string) => void} log  progress output
  */
@@ -641,6 +642,11 @@ export async function runSuite(host) {
     });
     host.log(`asyncify: binary size ${sizes.plain} vs ${sizes.asyncify} bytes (snail-core program ${sizes.snail})`);
     await rt.close();
+  }
+
+  // --- 4b. a realistic program: a key-value store over block devices (bench/realistic.mjs)
+  if (want('realistic')) {
+    for (const r of await realisticRows({ host, rounds, interleaved })) add(r);
   }
 
   // --- 5. memory per suspended task and per queued task (fresh processes)
