@@ -124,9 +124,9 @@ export const identity = (v) => v;
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
- * @property {((signal: AbortSignal, arg: unknown, task: import('./tasks.mjs').Task) => unknown) | null} operation1  the
- *   operation of a one-argument import whose arguments only the operation sees, called
- *   without an argument list (suspend() imports)
+ * @property {((signal: AbortSignal, task: import('./tasks.mjs').Task, n: number, a: unknown, b: unknown, c: unknown, d: unknown) => unknown) | null} operationN
+ *   the operation of an import of up to four arguments whose arguments only the operation
+ *   sees, called with the `n` arguments themselves, without an argument list (suspend() imports)
  * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
  *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
  * @property {string | null} resultType  the import's result type where it is known ('i32',
@@ -164,7 +164,7 @@ export function suspending(partial) {
     prepare: partial.prepare ?? null,
     now: partial.now ?? null,
     operation: partial.operation,
-    operation1: partial.operation1 ?? null,
+    operationN: partial.operationN ?? null,
     ownCancel: partial.ownCancel ?? false,
     accept,
     cancelled: partial.cancelled ?? Status.cancelled,
@@ -332,7 +332,9 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       operation: contextual
         ? (signal, task, args) => withContext(signal, task, args)
         : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),
-      operation1: contextual ? (signal, arg, task) => withContext(signal, task, [arg]) : (signal, arg) => promised(call(signal, arg)),
+      operationN: contextual
+        ? (signal, task, n, a, b, c, d) => withContext(signal, task, n === 0 ? [] : n === 1 ? [a] : n === 2 ? [a, b] : n === 3 ? [a, b, c] : [a, b, c, d])
+        : (signal, _task, n, a, b, c, d) => promised(n === 1 ? call(signal, a) : n === 2 ? call(signal, a, b) : n === 3 ? call(signal, a, b, c) : n === 0 ? call(signal) : call(signal, a, b, c, d)),
       accept: identity,
       cancelled,
       failed: (error) => (failed === REJECT ? new Rejection(error) : failed),

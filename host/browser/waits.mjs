@@ -44,6 +44,14 @@ function gateOf(x) {
   return gate;
 }
 
+/**
+ * The arguments of a call of `n` arguments, as a list (the general path).
+ * @param {number} n @param {unknown} a @param {unknown} b @param {unknown} c @param {unknown} d
+ */
+function argList(n, a, b, c, d) {
+  return n === 0 ? [] : n === 1 ? [a] : n === 2 ? [a, b] : n === 3 ? [a, b, c] : [a, b, c, d];
+}
+
 /** The arguments of an import that takes none: shared, never changed. */
 const NO_ARGS = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])));
 
@@ -142,8 +150,6 @@ export class Waits {
     this.guard = hooks.guard;
     /** Check every move of a wait, and the records where waits begin and end. */
     this.check = this.sched.checkInvariants;
-    /** @type {WaitSpec | null} the wait the scheduler's lease is for (set with the lease; stale once it is revoked) */
-    this.leaseSpec = null;
     /** @type {AbortSignal | null} the signal the waits under the lease receive */
     this.leaseSignal = null;
     /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
@@ -278,61 +284,59 @@ export class Waits {
     const waits = this;
     const sched = this.sched;
     const disposal = this.disposal;
-    const operation1 = spec.operation1;
-    if (direct && arity === 1 && operation1 !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
-      // The common wait in one piece: a suspend() import of one argument,
-      // while nothing else wants the permit, takes it lent without building
-      // an argument list; anything else goes the general way.
-      return function lentWait(/** @type {unknown} */ arg) {
+    const operationN = spec.operationN;
+    if (direct && arity >= 0 && arity <= 4 && operationN !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
+      // The common wait in one piece: a suspend() import of up to four
+      // arguments, while nothing else wants the permit, takes it lent
+      // without building an argument list; anything else goes the general
+      // way.
+      return function lentWait(/** @type {unknown} */ a, /** @type {unknown} */ b, /** @type {unknown} */ c, /** @type {unknown} */ d) {
         const words = waits.words;
         if (words.taken !== 0) {
-          // The caller took the permit in Wasm and waits again where the
-          // lease is for (the common way of tasks whose waits settle in
-          // turn): one step ends its last wait and begins this one lent.
-          if (waits.leaseSpec === spec && words.taken === words.current) waits.takeAndLend(spec);
+          // The caller took the permit in Wasm (the common way of tasks
+          // whose waits settle in turn): one step ends its last wait and
+          // begins this one lent.
+          if (words.taken === words.current) waits.takeAndLend(spec);
           else waits.syncTake();
         }
-        /** @type {Task | null} */
-        let task = null;
+        let task = sched.leaseStep();
         let signal;
-        const leased = waits.leaseSpec === spec && (task = sched.leaseStep()) !== null;
-        if (leased) {
+        if (task !== null) {
           // Nothing that mayLend() checks changed since the lease was granted
           // (it is revoked when anything does), and the step is counted by
-          // the turn. The task waited here lent last time, and its wait
-          // record stands; or the lease passed to it as it took the permit
-          // in Wasm, and it lends again. The wrapper put the task's slot in
-          // the LENT word as it called here.
-          if (sched.lent !== task) waits.relend(/** @type {Task} */ (task), spec);
-          else if (waits.check) waits.assertLease(/** @type {Task} */ (task), spec);
+          // the turn. The task waited lent last time, and its wait record
+          // stands (of this import or another); or the lease passed to it as
+          // it took the permit in Wasm, and it lends again. The wrapper put
+          // the task's slot in the LENT word as it called here.
+          const x = /** @type {Execution} */ (task._x);
+          if (sched.lent !== task) waits.relend(task, spec);
+          else if (x.wait !== spec) x.wait = spec;
+          else if (waits.check) waits.assertLease(task, spec);
           signal = waits.leaseSignal;
         } else {
           task = sched.holder;
-          if (task === null || disposal.running || waits.emit !== null || task._cancelRequested || !sched.mayLend()) return wait(arg);
+          if (task === null || disposal.running || waits.emit !== null || task._cancelRequested || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
           const x = waits.lendAcross(task, spec, null);
           signal = x.signal ?? waits.signalOf(task);
         }
         let operation;
         try {
-          operation = operation1(/** @type {AbortSignal} */ (signal), arg, /** @type {Task} */ (task));
+          operation = operationN(/** @type {AbortSignal} */ (signal), task, arity, a, b, c, d);
         } catch (error) {
           // Rejected, not thrown on: the task suspends as for any wait, so
           // work the operation made ready before it threw goes first.
           operation = Promise.reject(error);
         }
         if (sched.lent === task) {
-          /** @type {Execution} */ (/** @type {Task} */ (task)._x).op = /** @type {PromiseLike<unknown>} */ (operation);
-          if (!leased && sched.grantLease(/** @type {Task} */ (task))) {
-            waits.leaseSpec = spec;
-            waits.leaseSignal = /** @type {AbortSignal} */ (signal);
-          }
+          /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
+          if (sched.lease !== task && sched.grantLease(task)) waits.leaseSignal = /** @type {AbortSignal} */ (signal);
           // While it waits, a task whose wait ends may take the permit in
           // Wasm, with the lease's next step.
           if (sched.lease === task && sched.turnSteps < sched.leaseEnd && waits.takesAllowed) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).
-        return waits.waitOn(/** @type {Task} */ (task), spec, true, operation);
+        return waits.waitOn(task, spec, true, operation);
       };
     }
     // An import of no arguments (snail.yield) needs no argument list of its own.
