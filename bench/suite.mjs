@@ -588,6 +588,26 @@ export async function runSuite(host) {
     await Promise.all(parkedTasks.map((t) => t.done));
     await rt.close();
   }
+  // What a task's first wait pays for its AbortSignal, beside a promising
+  // call: every task that waits gets an AbortController of its own.
+  if (want('fanout')) {
+    const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => P1) } });
+    const rawNop = WebAssembly.promising(/** @type {any} */ (raw.exports).nop);
+    /** @type {AbortSignal[]} */
+    let kept = [];
+    const n = host.quick ? 5000 : 50000;
+    const s = await interleaved({
+      raw: async (k) => { const t0 = now(); const calls = []; for (let i = 0; i < k; i++) calls.push(rawNop(i)); await Promise.all(calls); return now() - t0; },
+      controller: async (k) => {
+        const t0 = now();
+        kept = [];
+        for (let i = 0; i < k; i++) kept.push(new AbortController().signal);
+        return now() - t0;
+      },
+    }, n, rounds);
+    ran(kept.length > 0 && !kept[0].aborted, 'the AbortControllers');
+    add({ name: 'fan-out anatomy: an AbortController and its signal per task', unit: 'task', subject: 'new AbortController().signal, kept', value: s.controller, scale: 'ns', baselineName: 'a promising call each', baseline: s.raw, note: 'what every task that waits pays for the signal its operations receive, in this engine' });
+  }
 
   // --- 4. the Asyncify peer: switch cost, compute speed, binary size
   if (want('asyncify')) {
