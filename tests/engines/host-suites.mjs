@@ -45,6 +45,17 @@ export function engineSuites(nodeTest, engine, expected) {
     if (expected.tailCallFailure) assert.match(found.directWaits.tailCallFailure, expected.tailCallFailure);
   });
 
+  if (!expected.tailCall) {
+    test(`engine defect (${e.name}): the stack-scan failure the probe avoids is reported as the engine's, not as a bug in snail-core`, () => {
+      const r = runUnder(engine, ['tests/engines/engine-defect.mjs']);
+      assert.equal(r.status, 0, r.stderr);
+      const { error } = JSON.parse(r.stdout);
+      assert.equal(error?.name, 'EngineError', JSON.stringify(error));
+      assert.match(error.message, /^the engine's JSPI failed to suspend a task \(.*JSPI stack scan failed.*\): a defect of the engine, not of snail-core\./);
+      assert.doesNotMatch(error.message, /bug in snail-core/);
+    });
+  }
+
   test(`demo (${e.name}): runs through the package's ES modules as under Node`, () => {
     const here = runUnder('node', ['tests/engines/demo.mjs']);
     const there = runUnder(engine, ['tests/engines/demo.mjs']);

@@ -15,6 +15,7 @@ const argv = /** @type {string[]} */ (g.Deno ? g.Deno.args : g.process.argv.slic
 const [httpBase, ...only] = argv;
 const engine = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
 const programs = new URL('../../build/programs/', import.meta.url);
+const CASE_TIMEOUT_MS = 60_000;
 
 /** @type {import('../cases/support.mjs').CaseContext} */
 const ctx = {
@@ -48,11 +49,18 @@ for (const [suite, cases] of Object.entries(suites)) {
   for (const c of cases) {
     if (only.length && !only.includes(`${suite}/${c.name}`)) continue;
     const started = performance.now();
+    /** @type {any} */
+    let timer;
     try {
-      await c.run(ctx);
+      // A case that never settles fails by name rather than holding the run.
+      await Promise.race([c.run(ctx), new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the case did not settle within ${CASE_TIMEOUT_MS / 1000} s`)), CASE_TIMEOUT_MS);
+      })]);
       write({ suite, name: c.name, ok: true, ms: performance.now() - started });
     } catch (error) {
       write({ suite, name: c.name, ok: false, ms: performance.now() - started, error: describe(error) });
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
