@@ -177,10 +177,13 @@ export function engineCases({ test }, engine) {
  */
 export async function engineTestRunner(engine, files, options = []) {
   const e = ENGINES[engine];
+  // Without node:test's own variable: Bun's runner would take itself for a
+  // child of node:test and report in node:test's protocol.
+  const { NODE_TEST_CONTEXT, ...env } = process.env;
   const child = spawn(e.bin, [...e.test, ...options, ...files.map((f) => `./${f}`)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...env, NO_COLOR: '1' },
   });
   let output = '';
   child.stdout.setEncoding('utf8');
@@ -188,6 +191,10 @@ export async function engineTestRunner(engine, files, options = []) {
   child.stdout.on('data', (chunk) => { output += chunk; });
   child.stderr.on('data', (chunk) => { output += chunk; });
   const code = await new Promise((resolve) => child.once('close', (c, signal) => resolve(signal ?? c)));
-  if (code !== 0) throw new Error(`${e.name}'s test runner (${files.join(' ')}) ended with ${code}:\n${output.slice(-6000)}`);
+  if (code !== 0) {
+    // The failures, with what each threw, and the summary.
+    const failures = output.split(/\n(?=\S)/).filter((block) => /\bfail|Error|FAILED|timed out/.test(block)).join('\n');
+    throw new Error(`${e.name}'s test runner (${files.join(' ')}) ended with ${code}:\n${failures.slice(-12000)}`);
+  }
   return output;
 }
