@@ -27,8 +27,8 @@ const server = await startServer();
 // Firefox rounds performance.now() to a millisecond (20 µs with the first
 // preference alone) unless told otherwise.
 const browser = id === 'chromium'
-  ? await launchBrowser({ browser: id, args: ['--js-flags=--expose-gc'] })
-  : await launchBrowser({ browser: id, prefs: { 'privacy.reduceTimerPrecision': false, 'privacy.reduceTimerPrecision.unconditional': false } });
+  ? await launchBrowser({ browser: id, args: ['--js-flags=--expose-gc'], protocolTimeout: 60 * 60_000 })
+  : await launchBrowser({ browser: id, prefs: { 'privacy.reduceTimerPrecision': false, 'privacy.reduceTimerPrecision.unconditional': false }, protocolTimeout: 60 * 60_000 });
 /** The browser and its version, as the report names it ("Chromium 156.0.8078.114", "Firefox 153.8.0"). */
 const env = `${browser.name} ${browser.version.replace(/^[^/]*\//, '')}`;
 /**

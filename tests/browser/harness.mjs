@@ -194,8 +194,9 @@ async function resolvePath(base, target) {
 /**
  * Launches the browser under test headless, with a fresh temporary profile,
  * which close() removes.
- * @param {{ browser?: BrowserId, args?: string[], prefs?: Record<string, unknown>, executablePath?: string }} [options]
- *   another browser than SNAIL_BROWSER's; extra switches (Chromium) or preferences (Firefox)
+ * @param {{ browser?: BrowserId, args?: string[], prefs?: Record<string, unknown>, executablePath?: string, protocolTimeout?: number }} [options]
+ *   another browser than SNAIL_BROWSER's; extra switches (Chromium) or preferences (Firefox); how long
+ *   one call into the browser (a page function) may take, in milliseconds (default 180,000)
  * @returns {Promise<LaunchedBrowser>}
  */
 export async function launchBrowser(options = {}) {
@@ -215,12 +216,14 @@ export async function launchBrowser(options = {}) {
       args: [...spec.args, ...(options.args ?? [])],
       extraPrefsFirefox: options.prefs,
       timeout: 90_000,
+      protocolTimeout: options.protocolTimeout,
     } : {
       executablePath,
       headless: true,
       userDataDir,
       args: [...spec.args, ...(options.args ?? [])],
       timeout: 60_000,
+      protocolTimeout: options.protocolTimeout,
     });
   } catch (error) {
     await fsp.rm(userDataDir, { recursive: true, force: true });
