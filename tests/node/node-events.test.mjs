@@ -258,10 +258,16 @@ for (const c of adapterContract({
 
 /** @type {{ events: EventRegistry, unregister: () => void }} */
 const queued = { events: new EventRegistry(), unregister: () => {} };
+let sent1 = 0;
+let arrived1 = 0;
+const guard1 = () => { arrived1++; };
 for (const c of adapterContract({
   name: 'node signals: SIGUSR1 queued',
   start: (signal) => queued.events.wait(signal, 'signal:SIGUSR1'),
-  complete: () => { process.kill(process.pid, 'SIGUSR1'); },
+  complete: () => {
+    sent1++;
+    process.kill(process.pid, 'SIGUSR1');
+  },
   armed: () => {
     const source = /** @type {any} */ (queued.events.sources.get('signal:SIGUSR1')?.source);
     return source.listenerCount('SIGUSR1') + source.listenerCount('error');
@@ -270,10 +276,15 @@ for (const c of adapterContract({
   test(c.name, async () => {
     queued.events = new EventRegistry();
     queued.unregister = registerSignal(queued, 'SIGUSR1', { queue: true });
+    // Counts what arrives, and keeps the default action (the end of the
+    // process) away until every signal sent has arrived, as above.
+    process.on('SIGUSR1', guard1);
     try {
       await c.run();
     } finally {
+      await until(() => arrived1 === sent1, 'the signals sent to arrive');
       queued.unregister();
+      process.off('SIGUSR1', guard1);
     }
   });
 }
