@@ -13,10 +13,12 @@ export const GROUPS = Object.freeze([
  * command line (2).
  * @param {string} usage  the command, for the usage line ("node --expose-gc bench/run.mjs")
  * @param {string} what  what it runs and where its results go, for --help
- * @returns {{ quick: boolean, only: string[], out: string | undefined }}
+ * @param {{ browser?: string[] }} [extra]  the browsers --browser may name (bench/browser.mjs), the first the default
+ * @returns {{ quick: boolean, only: string[], out: string | undefined, browser: string | undefined }}
  */
-export function benchArgs(usage, what) {
-  const text = `usage: ${usage} [--quick] [--only GROUP[,GROUP...]] [--out FILE]
+export function benchArgs(usage, what, extra = {}) {
+  const browsers = extra.browser;
+  const text = `usage: ${usage} [--quick] [--only GROUP[,GROUP...]] [--out FILE]${browsers ? ` [--browser ${browsers.join('|')}]` : ''}
 
 ${what}
 
@@ -24,7 +26,7 @@ ${what}
   --only GROUPS  run only these groups (for working on one figure; the report
                  wants a whole run): ${GROUPS.join(', ')}
   --out FILE     write the results there instead
-  --help         print this
+${browsers ? `  --browser NAME the browser to run in (default ${browsers[0]})\n` : ''}  --help         print this
 `;
   let values;
   try {
@@ -34,6 +36,7 @@ ${what}
         only: { type: 'string', multiple: true, default: [] },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
+        ...(browsers ? { browser: { type: 'string', default: browsers[0] } } : {}),
       },
     }));
   } catch (error) {
@@ -50,5 +53,10 @@ ${what}
     process.stderr.write(`bench: no group ${unknown.map((g) => JSON.stringify(g)).join(', ')}; the groups are ${GROUPS.join(', ')}\n`);
     process.exit(2);
   }
-  return { quick: values.quick, only, out: values.out };
+  const browser = /** @type {string | undefined} */ (values.browser);
+  if (browsers && !browsers.includes(/** @type {string} */ (browser))) {
+    process.stderr.write(`bench: no browser ${JSON.stringify(browser)}; the browsers are ${browsers.join(', ')}\n`);
+    process.exit(2);
+  }
+  return { quick: values.quick, only, out: values.out, browser };
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Runs the benchmark suite in Debian's Chromium (playwright-core) and writes
-// bench/results/chromium.json. Memory is not measured there: a page cannot
-// read its resident memory.
+// Runs the benchmark suite in Debian's Chromium or Firefox ESR (puppeteer-core)
+// and writes bench/results/chromium.json or firefox.json. Memory is not
+// measured there: a page cannot read its resident memory.
 //
-//   node bench/browser.mjs [--quick] [--only GROUP[,GROUP...]] [--out FILE]
+//   node bench/browser.mjs [--quick] [--only GROUP[,GROUP...]] [--out FILE] [--browser chromium|firefox]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,15 +14,23 @@ import { judge, median, spread } from './suite.mjs';
 import { formatTable } from './table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const values = benchArgs('node bench/browser.mjs', 'Runs the benchmark suite in headless Chromium and writes bench/results/chromium.json\n(chromium-partial.json with --only); node bench/report.mjs makes the report.');
+const values = benchArgs('node bench/browser.mjs', 'Runs the benchmark suite in headless Chromium or Firefox and writes bench/results/BROWSER.json\n(BROWSER-partial.json with --only); node bench/report.mjs makes the report.', { browser: ['chromium', 'firefox'] });
 
 const only = values.only;
+const id = /** @type {'chromium' | 'firefox'} */ (values.browser);
 // A partial run does not replace the whole run's results, which the report reads.
-const out = values.out ?? path.join(root, 'bench/results', only.length ? 'chromium-partial.json' : 'chromium.json');
+const out = values.out ?? path.join(root, 'bench/results', only.length ? `${id}-partial.json` : `${id}.json`);
 const server = await startServer();
 // --expose-gc: rounds that each leave thousands of finished JSPI stacks collect
-// them before the next (bench/suite.mjs, cancellation).
-const browser = await launchBrowser({ args: ['--js-flags=--expose-gc'] });
+// them before the next (bench/suite.mjs, cancellation). A Firefox page has no
+// way to force a collection.
+// Firefox rounds performance.now() to a millisecond (20 µs with the first
+// preference alone) unless told otherwise.
+const browser = id === 'chromium'
+  ? await launchBrowser({ browser: id, args: ['--js-flags=--expose-gc'], protocolTimeout: 60 * 60_000 })
+  : await launchBrowser({ browser: id, prefs: { 'privacy.reduceTimerPrecision': false, 'privacy.reduceTimerPrecision.unconditional': false }, protocolTimeout: 60 * 60_000 });
+/** The browser and its version, as the report names it ("Chromium 156.0.8078.114", "Firefox 153.8.0"). */
+const env = `${browser.name} ${browser.version.replace(/^[^/]*\//, '')}`;
 /**
  * Runs the suite (or some of its groups) in a fresh page.
  * @param {{ only: string[], skip: string[] }} groups
@@ -30,11 +38,11 @@ const browser = await launchBrowser({ args: ['--js-flags=--expose-gc'] });
 async function runInFreshPage({ only, skip }) {
   const { page, log } = await openBlankPage(browser, server.url);
   page.on('console', (m) => { if (m.text().startsWith('bench: ')) process.stderr.write(`${m.text()}\n`); });
-  const report = await runInPage(page, async ({ quick, only, skip }) => {
+  const report = await runInPage(page, async ({ id, quick, only, skip }) => {
     const { runSuite } = await import('/bench/suite.mjs');
     const program = (/** @type {string} */ name) => `/build/programs/bench/${name}.wasm`;
     const suite = await runSuite({
-      env: 'chromium',
+      env: id,
       quick,
       only,
       skip,
@@ -75,10 +83,10 @@ async function runInFreshPage({ only, skip }) {
       gc: /** @type {any} */ (globalThis).gc,
       minorGc: typeof (/** @type {any} */ (globalThis).gc) === 'function' ? () => /** @type {any} */ (globalThis).gc({ type: 'minor' }) : undefined,
     });
-    return { ...suite, env: `Chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`, machine: navigator.userAgent };
-  }, { quick: values.quick, only, skip }, { log, timeoutMs: 30 * 60_000, what: 'the benchmark suite' });
+    return { ...suite, machine: navigator.userAgent };
+  }, { id, quick: values.quick, only, skip }, { log, timeoutMs: 60 * 60_000, what: 'the benchmark suite' });
   await page.close();
-  return report;
+  return { ...report, env };
 }
 
 /**

@@ -4,6 +4,7 @@
 // freed pages are reused):
 //
 //   node --expose-gc bench/memory.mjs raw|suspended|queued N
+//   deno run -A --v8-flags=--expose-gc bench/memory.mjs ...    bun bench/memory.mjs ...
 //
 // Prints the resident bytes per item as JSON.
 import path from 'node:path';
@@ -16,7 +17,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const program = (/** @type {string} */ name) => path.join(root, 'build/programs/bench', `${name}.wasm`);
 const [what, count] = process.argv.slice(2);
 const n = Number(count);
-const gc = /** @type {any} */ (globalThis).gc;
+const g = /** @type {any} */ (globalThis);
+// Bun collects through its own API; V8 engines need --expose-gc.
+const gc = typeof g.gc === 'function' ? g.gc : g.Bun ? () => g.Bun.gc(true) : null;
 if (typeof gc !== 'function') throw new Error('run with --expose-gc');
 const turn = () => new Promise((r) => setImmediate(r));
 const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await turn(); } };

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what snail-core needs to build and test, then builds it.
 #
-#   tools/bootstrap.sh            everything (toolchain, Chromium, npm packages, build)
+#   tools/bootstrap.sh            everything (toolchain, Chromium, Firefox, npm packages, build)
 #   tools/bootstrap.sh --no-build only install
 #
 # As root on Debian it installs missing apt packages itself; otherwise it prints
 # the exact command to run. npm packages (Node 26 from the npm package `node`,
-# Binaryen, wabt, playwright-core, TypeScript) go to node_modules/.
+# Deno, Bun, Binaryen, wabt, puppeteer-core, TypeScript) go to node_modules/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,8 @@ done
 say() { printf 'bootstrap: %s\n' "$*"; }
 
 # emscripten: tests/node/cmake-package.test.mjs builds a program with emcmake.
-packages=(cmake ninja-build g++ libgtest-dev chromium emscripten)
+# chromium and firefox-esr: the browser suites run in both.
+packages=(cmake ninja-build g++ libgtest-dev chromium firefox-esr emscripten)
 if [ -z "${WASI_SDK_PATH:-}" ]; then
   packages+=(clang-19 lld-19 llvm-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32)
 elif [ ! -x "$WASI_SDK_PATH/bin/clang++" ]; then

@@ -8,6 +8,22 @@ const g = /** @type {any} */ (globalThis);
 /** JSPI (`WebAssembly.Suspending` and `WebAssembly.promising`) is available. */
 export const hasJspi = typeof g.WebAssembly?.Suspending === 'function' && typeof g.WebAssembly?.promising === 'function';
 
+/**
+ * Whether `value` is a WebAssembly.Suspending. The JSPI specification makes
+ * one an object of that class; JavaScriptCore makes a native function that
+ * is not an instance of it, named as the one made here to find out.
+ * @type {(value: unknown) => boolean}
+ */
+export const isSuspending = (() => {
+  if (!hasJspi) return () => false;
+  const S = g.WebAssembly.Suspending;
+  const made = new S(() => undefined);
+  if (made instanceof S) return (value) => value instanceof S;
+  const name = typeof made === 'function' ? made.name : null;
+  const native = (/** @type {unknown} */ f) => /\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
+  return (value) => value instanceof S || (typeof value === 'function' && name !== null && value.name === name && native(value));
+})();
+
 /** Running under Node.js (or a runtime that presents itself as Node). */
 export const isNode = typeof g.process?.versions?.node === 'string';
 

@@ -90,12 +90,31 @@ export class CancelledError extends Error {
   }
 }
 
-/** A broken invariant inside snail-core: always a bug, please report it. */
+/**
+ * The description of an engine's own failure that reached the scheduler (the
+ * text of an error the engine threw, inside `message`), or null. Known:
+ * JavaScriptCore's JSPI stack scan, which fails on Wasm frames it does not
+ * know.
+ * @param {string} message
+ */
+export function engineDefect(message) {
+  if (!/JSPI stack scan failed/.test(message)) return null;
+  return `the engine's JSPI failed to suspend a task (${message}): a defect of the engine, not of snail-core. `
+    + 'At its first load the runtime suspends once through each path it uses (engine-probe.mjs) and takes one that works; '
+    + 'this suspension took a shape the probes did not cover. Load with directWaits: false, and report the engine error to its makers';
+}
+
+/**
+ * A broken invariant inside snail-core: always a bug, please report it. An
+ * engine's own failure that breaks the scheduler is told apart (engineDefect):
+ * it is named EngineError and says what failed.
+ */
 export class InternalError extends Error {
   /** @param {string} message */
   constructor(message) {
-    super(`snail-core internal error: ${message} (this is a bug in snail-core)`);
-    this.name = 'InternalError';
+    const defect = engineDefect(message);
+    super(defect ?? `snail-core internal error: ${message} (this is a bug in snail-core)`);
+    this.name = defect === null ? 'InternalError' : 'EngineError';
   }
 }
 

@@ -14,8 +14,11 @@ import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport as SuspendingImportClass } from './bridge.mjs';
 import { WaitContext } from './imports.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
+import { engineRefusal, probeDirectWaits } from './engine-probe.mjs';
 import { Task } from './tasks.mjs';
-import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
+import {
+  bestMacrotask, endsProcessQuietly, hasJspi, isSuspending, jspiAdvice, now as clockNow,
+} from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { platform } from './platform.mjs';
 import { DEFAULT_MAX_MODULE_BYTES, loadModule } from './program.mjs';
@@ -307,7 +310,9 @@ function enteredBounds(options) {
  *   the factory emcc generated with -sMODULARIZE for a program linked with Emscripten's
  *   JavaScript, or { factory, module } (docs/emscripten.md)
  * @property {boolean} [directWaits]  wrap waits in the suspension module, one promise hop
- *   each (default: true where the engine has exception handling)
+ *   each (default: true where the engine can suspend through it, which a probe at the
+ *   first load finds out; false, or an engine that cannot, makes every wait take one
+ *   more promise hop)
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
  *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
  *   discard, dispose), synchronously, for tracing tools
@@ -378,12 +383,18 @@ export class Runtime {
       suspendingImport: (m, n) => userImports[m]?.[n] instanceof SuspendingImportClass,
     });
 
+    // Probed once per agent: an engine can accept the wrappers' code and still
+    // fail to suspend through it (engine-probe.mjs).
+    const refusal = await engineRefusal();
+    if (refusal !== null) throw new SnailError(`snail-core cannot run here: ${refusal}`, { code: 'ERR_ENGINE' });
+    const directWaits = options.directWaits !== false && (await probeDirectWaits()).ok;
+
     const macrotask = options.macrotask ?? bestMacrotask().schedule;
     const bridge = new Bridge({
       programName: loaded.name,
       stackSize,
       trace: options.trace,
-      directWaits: options.directWaits,
+      directWaits,
       scheduler: {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,
@@ -406,7 +417,14 @@ export class Runtime {
     /** @type {Record<string, Record<string, unknown>>} */
     const prepared = {};
     const importType = (/** @type {string} */ m, /** @type {string} */ n) => shape.imports.find((i) => i.module === m && i.name === n && i.kind === 'function')?.type;
-    for (const [moduleName, fields] of Object.entries(userImports)) prepared[moduleName] = bridge.userImports(moduleName, fields, importType);
+    for (const [moduleName, fields] of Object.entries(userImports)) {
+      // The bridge refuses these by instanceof, which JavaScriptCore's Suspending functions are not.
+      const foreign = Object.keys(fields).find((f) => !(fields[f] instanceof WebAssembly.Suspending) && isSuspending(fields[f]));
+      if (foreign !== undefined) {
+        throw new SnailError(`imports.${moduleName}.${foreign} is a WebAssembly.Suspending made outside snail-core; declare it with suspend(operation) so that the scheduler owns its suspension (its gate, the permit, cancellation)`, { code: 'ERR_ADAPTER' });
+      }
+      prepared[moduleName] = bridge.userImports(moduleName, fields, importType);
+    }
     const memory = new ProgramMemory();
     const events = new EventRegistry();
     /** @type {ModuleLoader | null} */

@@ -1,5 +1,5 @@
 // The browser host's waits from C++ that only a browser has: clicks that
-// playwright dispatches on real elements, custom events on elements, messages
+// the browser driver dispatches on real elements, custom events on elements, messages
 // from a Worker, the selector helper under the adapter contract, and the
 // cancellation of animation-frame, idle and fetch waits (their handles and
 // requests released).
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { adapterContract } from '../../host/browser/adapter-contract.mjs';
 import { heldRequests } from '../cases/http-routes.mjs';
-import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
+import { BROWSER_NAME, openBlankPage, runInPage, useBrowser } from './harness.mjs';
 
 const env = useBrowser({ before, after });
 
@@ -74,7 +74,7 @@ test('page events: a cpp task waits for a real click on #save and ignores clicks
   assert.equal(detail.id, 'save');
   assert.equal(detail.tag, 'button');
   assert.equal(detail.button, 0);
-  // playwright clicks the middle of the element.
+  // The driver clicks the middle of the element.
   assert.ok(Math.abs(detail.x - (r.box.x + r.box.w / 2)) <= 1 && Math.abs(detail.y - (r.box.y + r.box.h / 2)) <= 1,
     `the click at (${detail.x}, ${detail.y}) is the middle of the button ${JSON.stringify(r.box)}`);
   assert.equal(r.stats.armedListeners, 0);
@@ -145,7 +145,7 @@ test('page events: a cpp task receives a Worker\'s messages through registerPort
   assert.equal(r.value, 3);
 });
 
-describe('page events: registerSelector under the adapter contract, completed by real clicks (Chromium)', () => {
+describe(`page events: registerSelector under the adapter contract, completed by real clicks (${BROWSER_NAME})`, () => {
   const KIT_NAME = 'registerSelector("#kit", "click")';
   // The kit's case names depend on the adapter's name alone: node:test needs them now.
   const names = adapterContract({ name: KIT_NAME, start: async () => {}, armed: () => 0 }).map((c) => c.name);
@@ -153,7 +153,7 @@ describe('page events: registerSelector under the adapter contract, completed by
   let kit;
   before(async () => {
     kit = await openBlankPage(env.browser, env.server.url);
-    // The kit's `complete` asks Node to click through playwright.
+    // The kit's `complete` asks Node to click through the driver.
     await kit.page.exposeFunction('realClick', () => kit.page.click('#kit'));
     const inPage = await runInPage(kit.page, async (name) => {
       document.body.innerHTML = '<button id="kit">kit</button>';

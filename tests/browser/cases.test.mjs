@@ -1,15 +1,16 @@
-// Runs every contract case of tests/cases/ in Chromium: the same source as the
-// node:test run (tests/node/cases.test.mjs), so a behaviour that differs between
-// the hosts fails here. Each case gets a fresh page.
+// Runs every contract case of tests/cases/ in the browser under test (Chromium
+// or Firefox, harness.mjs): the same source as the node:test run
+// (tests/node/cases.test.mjs), so a behaviour that differs between the hosts
+// fails here. Each case gets a fresh page.
 import { after, before, describe, test } from 'node:test';
 
 import { suites } from '../cases/index.mjs';
-import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
+import { BROWSER_NAME, openBlankPage, runInPage, useBrowser } from './harness.mjs';
 
 const env = useBrowser({ before, after });
 
 for (const [suite, cases] of Object.entries(suites)) {
-  describe(`${suite} (Chromium)`, () => {
+  describe(`${suite} (${BROWSER_NAME})`, () => {
     for (const c of cases) {
       test(c.name, async (t) => {
         const { page, log } = await openBlankPage(env.browser, env.server.url);

@@ -1,4 +1,4 @@
-// A program built with Emscripten's generated JavaScript, in Chromium: the
+// A program built with Emscripten's generated JavaScript, in the browser under test: the
 // shared scenario of tests/cases/emscripten.cases.mjs (several suspending
 // tasks, a cancellation, drains, a clean close) against the ES module build
 // (tests/programs/emscripten/: -sEXPORT_ES6 -sENVIRONMENT=web,worker), whose
@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { openBlankPage, root, runInPage, useBrowser } from './harness.mjs';
+import { BROWSER_NAME, openBlankPage, root, runInPage, useBrowser } from './harness.mjs';
 
 const env = useBrowser({ before, after });
 
-test('emscripten: several_suspending_tasks_a_cancellation_and_drains (Chromium, ES module, -O2)', async (t) => {
+test(`emscripten: several_suspending_tasks_a_cancellation_and_drains (${BROWSER_NAME}, ES module, -O2)`, async (t) => {
   for (const file of ['tasks.wasm', 'tasks.mjs']) {
     const full = path.join(root, 'build/programs/emscripten', file);
     if (!fs.existsSync(full)) {

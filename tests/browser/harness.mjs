@@ -1,6 +1,10 @@
 // Shared utilities of the browser suites: a static file server for the
-// repository, Debian's Chromium through playwright-core, console capture and a
-// page-side evaluation helper whose failures say what the page threw.
+// repository, the browser under test (Debian's Chromium over CDP, or Firefox
+// ESR over WebDriver BiDi, both through puppeteer-core), console capture and
+// a page-side evaluation helper whose failures say what the page threw.
+//
+// Every suite runs in the browser SNAIL_BROWSER names (chromium, the default,
+// or firefox); tools/test.mjs runs the browser group once per browser.
 //
 //   const server = await startServer();
 //   const browser = await launchBrowser();
@@ -16,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 
 import { handleHoldRoutes } from '../cases/http-routes.mjs';
 import { CONTENT_TYPES, inside, send } from '../../tools/serve.mjs';
@@ -27,20 +31,47 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Path (from the server's root) of the page the suites navigate to. */
 export const BLANK_PAGE = '/tests/browser/pages/blank.html';
 
-/** The Chromium the suites drive (Debian's package; nothing is downloaded). */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The browsers the suites can drive, as Debian installs them (nothing is
+ * downloaded): the name tests print, the executable, and how to launch it.
+ * @typedef {'chromium' | 'firefox'} BrowserId
+ */
+export const BROWSERS = Object.freeze({
+  chromium: Object.freeze({
+    name: 'Chromium',
+    executablePath: '/usr/bin/chromium',
+    /** Command-line switches for Chromium in this environment. */
+    args: Object.freeze([
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ]),
+  }),
+  firefox: Object.freeze({
+    name: 'Firefox',
+    executablePath: '/usr/bin/firefox-esr',
+    args: Object.freeze([]),
+  }),
+});
+
+/** The browser this process tests: SNAIL_BROWSER, else Chromium. */
+export const BROWSER = /** @type {BrowserId} */ (process.env.SNAIL_BROWSER ?? 'chromium');
+if (!(BROWSER in BROWSERS)) {
+  throw new Error(`SNAIL_BROWSER=${BROWSER}: the browsers are ${Object.keys(BROWSERS).join(', ')}`);
+}
+
+/** The name of the browser under test, for test names ("Chromium", "Firefox"). */
+export const BROWSER_NAME = BROWSERS[BROWSER].name;
+
+/** The Chromium the suites drive (Debian's package). */
+export const CHROMIUM = BROWSERS.chromium.executablePath;
 
 /** Command-line switches for Chromium in this environment. */
-export const CHROMIUM_ARGS = Object.freeze([
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]);
-
+export const CHROMIUM_ARGS = BROWSERS.chromium.args;
 
 /**
  * Starts a read-only static file server for the repository root on 127.0.0.1
@@ -149,42 +180,72 @@ async function resolvePath(base, target) {
 }
 
 /**
- * Launches headless Chromium (Debian's /usr/bin/chromium) with a fresh
- * temporary profile, which close() removes.
- * @param {{ args?: string[], executablePath?: string }} [options]  extra switches
- * @returns {Promise<{ context: import('playwright-core').BrowserContext, version: string, userDataDir: string,
- *   newPage: () => Promise<import('playwright-core').Page>, close: () => Promise<void> }>}
+ * @typedef {import('puppeteer-core').Page} Page
+ * @typedef {object} LaunchedBrowser
+ * @property {BrowserId} id
+ * @property {string} name  "Chromium" or "Firefox"
+ * @property {string} version  as the browser reports it ("Chrome/156.0...", "firefox/153.8.0")
+ * @property {string} userDataDir  the temporary profile
+ * @property {import('puppeteer-core').Browser} browser
+ * @property {() => Promise<Page>} newPage
+ * @property {() => Promise<void>} close  closes the browser and removes the profile
+ */
+
+/**
+ * Launches the browser under test headless, with a fresh temporary profile,
+ * which close() removes.
+ * @param {{ browser?: BrowserId, args?: string[], prefs?: Record<string, unknown>, executablePath?: string, protocolTimeout?: number }} [options]
+ *   another browser than SNAIL_BROWSER's; extra switches (Chromium) or preferences (Firefox); how long
+ *   one call into the browser (a page function) may take, in milliseconds (default 180,000)
+ * @returns {Promise<LaunchedBrowser>}
  */
 export async function launchBrowser(options = {}) {
-  const executablePath = options.executablePath ?? CHROMIUM;
-  const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'snail-core-chromium-'));
-  let context;
+  const id = options.browser ?? BROWSER;
+  const spec = BROWSERS[id];
+  const executablePath = options.executablePath ?? spec.executablePath;
+  const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), `snail-core-${id}-`));
+  /** @type {import('puppeteer-core').Browser} */
+  let browser;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
+    browser = await puppeteer.launch(id === 'firefox' ? {
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
       executablePath,
       headless: true,
-      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+      userDataDir,
+      args: [...spec.args, ...(options.args ?? [])],
+      extraPrefsFirefox: options.prefs,
+      timeout: 90_000,
+      protocolTimeout: options.protocolTimeout,
+    } : {
+      executablePath,
+      headless: true,
+      userDataDir,
+      args: [...spec.args, ...(options.args ?? [])],
       timeout: 60_000,
+      protocolTimeout: options.protocolTimeout,
     });
   } catch (error) {
     await fsp.rm(userDataDir, { recursive: true, force: true });
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot launch Chromium (${executablePath}): ${why}`, { cause: error });
+    throw new Error(`cannot launch ${spec.name} (${executablePath}): ${why}`, { cause: error });
   }
-  const version = context.browser()?.version() ?? 'unknown';
-  // A persistent context opens with one blank tab; it is not used.
-  for (const page of context.pages()) await page.close().catch(() => {});
+  const version = await browser.version();
+  // The browser opens with one blank tab; it is not used.
+  for (const page of await browser.pages()) await page.close().catch(() => {});
   let closed = false;
   return {
-    context,
+    id,
+    name: spec.name,
     version,
     userDataDir,
-    newPage: () => context.newPage(),
+    browser,
+    newPage: () => browser.newPage(),
     async close() {
       if (closed) return;
       closed = true;
       try {
-        await context.close();
+        await browser.close();
       } finally {
         await fsp.rm(userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
       }
@@ -205,7 +266,7 @@ export async function launchBrowser(options = {}) {
 /**
  * Records a page's console messages, uncaught errors and failed requests so
  * that a failing test can print them.
- * @param {import('playwright-core').Page} page
+ * @param {Page} page
  * @returns {ConsoleLog}
  */
 export function collectConsole(page) {
@@ -218,11 +279,12 @@ export function collectConsole(page) {
   let crashed = false;
   page.on('console', (msg) => {
     const loc = msg.location();
-    const location = loc?.url ? `${loc.url}:${loc.lineNumber + 1}:${loc.columnNumber + 1}` : '';
+    const location = loc?.url ? `${loc.url}:${(loc.lineNumber ?? 0) + 1}:${(loc.columnNumber ?? 0) + 1}` : '';
     messages.push({ type: msg.type(), text: msg.text(), location });
   });
   page.on('pageerror', (error) => {
-    pageErrors.push({ name: error.name, message: error.message, stack: error.stack ?? '' });
+    const e = error instanceof Error ? error : new Error(String(error));
+    pageErrors.push({ name: e.name, message: e.message, stack: e.stack ?? '' });
   });
   page.on('requestfailed', (request) => {
     failedRequests.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`);
@@ -230,7 +292,8 @@ export function collectConsole(page) {
   page.on('response', (response) => {
     if (response.status() >= 400) failedRequests.push(`${response.request().method()} ${response.url()}: HTTP ${response.status()}`);
   });
-  page.on('crash', () => { crashed = true; });
+  // Puppeteer's 'error' is the page crashing.
+  page.on('error', () => { crashed = true; });
   const errors = () => messages.filter((m) => m.type === 'error');
   return {
     messages,
@@ -271,7 +334,7 @@ export class PageError extends Error {
  * PageError whose message has the page's error name, message, code, cause
  * chain and stack, followed by everything `log` recorded.
  * @template T
- * @param {import('playwright-core').Page} page
+ * @param {Page} page
  * @param {(arg: any) => T | Promise<T>} fn
  * @param {unknown} [arg]
  * @param {{ log?: ConsoleLog, timeoutMs?: number, what?: string }} [options]
@@ -280,7 +343,7 @@ export class PageError extends Error {
 export async function runInPage(page, fn, arg, options = {}) {
   const { log, timeoutMs = 30_000, what = 'the page function' } = options;
   const source = fn.toString();
-  const evaluation = page.evaluate(async ({ source, arg }) => {
+  const evaluation = page.evaluate(async (/** @type {{ source: string, arg: unknown }} */ { source, arg }) => {
     /** @param {unknown} e */
     const describe = (e) => {
       if (e instanceof Error) {
@@ -333,10 +396,30 @@ export async function runInPage(page, fn, arg, options = {}) {
 }
 
 /**
+ * Waits until `fn(arg)` returns a truthy value in the page, polled every
+ * animation frame (a page that never gets there fails at `timeout`).
+ * @param {Page} page @param {(arg: any) => unknown} fn @param {unknown} [arg]
+ * @param {{ timeout?: number }} [options]
+ */
+export async function waitInPage(page, fn, arg, options = {}) {
+  await page.waitForFunction(fn, { timeout: options.timeout ?? 30_000 }, arg);
+}
+
+/** The text of the first element `selector` finds (null if none). @param {Page} page @param {string} selector */
+export function textOf(page, selector) {
+  return page.evaluate((sel) => document.querySelector(sel)?.textContent ?? null, selector);
+}
+
+/** Whether the element `selector` finds is disabled. @param {Page} page @param {string} selector */
+export function isDisabled(page, selector) {
+  return page.$eval(selector, (e) => /** @type {HTMLButtonElement} */ (e).disabled === true);
+}
+
+/**
  * Opens a new page on the blank test page and starts recording its console.
- * @param {{ newPage: () => Promise<import('playwright-core').Page> }} browser
+ * @param {{ newPage: () => Promise<Page> }} browser
  * @param {string} serverUrl
- * @returns {Promise<{ page: import('playwright-core').Page, log: ConsoleLog }>}
+ * @returns {Promise<{ page: Page, log: ConsoleLog }>}
  */
 export async function openBlankPage(browser, serverUrl) {
   const page = await browser.newPage();
@@ -349,13 +432,13 @@ export async function openBlankPage(browser, serverUrl) {
 }
 
 /**
- * Starts the server and Chromium before the file's tests and stops them after:
- * the lifecycle every browser suite shares. Returns an object whose `server`
- * and `browser` are set once `before` ran.
+ * Starts the server and the browser under test before the file's tests and
+ * stops them after: the lifecycle every browser suite shares. Returns an
+ * object whose `server` and `browser` are set once `before` ran.
  * @param {{ before: Function, after: Function }} hooks  node:test's before and after
  */
 export function useBrowser({ before, after }) {
-  /** @type {{ server: Awaited<ReturnType<typeof startServer>>, browser: Awaited<ReturnType<typeof launchBrowser>> }} */
+  /** @type {{ server: Awaited<ReturnType<typeof startServer>>, browser: LaunchedBrowser }} */
   const env = /** @type {any} */ ({});
   before(async () => {
     env.server = await startServer();

@@ -1,9 +1,9 @@
-// examples/hello in real Chromium: the same program, loaded by URL, from bytes
+// examples/hello in a real browser (Chromium or Firefox): the same program, loaded by URL, from bytes
 // and from a Response, prints the same lines in the same order.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
+import { BROWSER_NAME, openBlankPage, runInPage, useBrowser } from './harness.mjs';
 
 /** What examples/hello/hello.cpp prints, in its deterministic order. */
 const HELLO_LINES = [
@@ -91,8 +91,8 @@ async function runHello(t, how) {
   /** Appends the page's log to an assertion message. */
   const why = (message) => `${message}\n--- page log ---\n${log.format()}\n--- result ---\n${JSON.stringify(result, null, 2)}`;
 
-  assert.equal(result.jspi.Suspending, true, why('Chromium has no WebAssembly.Suspending (JSPI)'));
-  assert.equal(result.jspi.promising, true, why('Chromium has no WebAssembly.promising (JSPI)'));
+  assert.equal(result.jspi.Suspending, true, why(`${BROWSER_NAME} has no WebAssembly.Suspending (JSPI)`));
+  assert.equal(result.jspi.promising, true, why(`${BROWSER_NAME} has no WebAssembly.promising (JSPI)`));
   assert.equal(result.hasJspi, true, why('the runtime does not detect JSPI'));
   assert.deepEqual(result.chunkTypes, ['string'], why('the stdout sink receives decoded text'));
   assert.ok(result.stdout.endsWith('\n'), why('the output ends with a newline'));
@@ -115,7 +115,7 @@ async function runHello(t, how) {
   return result;
 }
 
-test('hello by URL prints its lines in Chromium', async (t) => {
+test(`hello by URL prints its lines in ${BROWSER_NAME}`, async (t) => {
   const r = await runHello(t, 'url');
   assert.equal(r.name, `${env.server.url}${HELLO_PATH}`, 'a URL source is resolved against the page base URL and names the program');
   assert.equal(r.calls.compileStreaming, 1, 'a URL served as application/wasm compiles by streaming');

@@ -1,5 +1,5 @@
 // Input is not starved: while thousands of tasks churn through yields, a click
-// that playwright dispatches reaches the C++ task waiting for it while the
+// that the browser driver dispatches reaches the C++ task waiting for it while the
 // churn is still going, because the scheduler gives the event loop a turn
 // whenever its step or time budget runs out. The latency is reported, not
 // asserted: a wall-clock bound would make the test depend on the machine.
@@ -85,7 +85,7 @@ test('input: a click is handled while thousands of tasks churn, between two sche
   assert.ok(r.stats.yields > 0);
   const budget = `maxSteps ${r.limits.maxSteps}, maxTimeMs ${r.limits.maxTimeMs}`;
   const report = `click under churn: input to dispatch ${(r.m.dispatchedAt - r.m.inputAt).toFixed(1)} ms, ` +
-    `dispatch to the task's resumption ${(r.m.seenAt - r.m.dispatchedAt).toFixed(1)} ms, playwright click() ${clickMs.toFixed(0)} ms; ` +
+    `dispatch to the task's resumption ${(r.m.seenAt - r.m.dispatchedAt).toFixed(1)} ms, driver click() ${clickMs.toFixed(0)} ms; ` +
     `${r.m.churnLiveAtSeen} churners live at the click, ${r.m.yieldsAtSeen} scheduler yields by then (${budget}), ` +
     `${r.roundsTotal} churn yields in all, ${r.stats.steps} steps`;
   t.diagnostic(report);

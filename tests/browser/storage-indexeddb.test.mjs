@@ -1,15 +1,15 @@
-// IndexedDBStorage in Chromium: the adapter contract for each operation, the
+// IndexedDBStorage in the browser under test: the adapter contract for each operation, the
 // C++ storage services on it, its key order, a page reload, and the guarantee
 // of a cancelled put (done or not done, never half).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { openBlankPage, runInPage, useBrowser } from './harness.mjs';
+import { BROWSER_NAME, openBlankPage, runInPage, useBrowser } from './harness.mjs';
 import { cases as kitCases } from './idb-contract.mjs';
 
 const env = useBrowser({ before, after });
 
-describe('IndexedDBStorage: adapter contract (Chromium)', () => {
+describe(`IndexedDBStorage: adapter contract (${BROWSER_NAME})`, () => {
   // One page for the kit's cases, like one process runs them under Node.
   /** @type {Awaited<ReturnType<typeof openBlankPage>>} */
   let kit;
@@ -101,7 +101,8 @@ test('IndexedDBStorage: list returns exactly the keys with the prefix, in the or
 
 test('IndexedDBStorage: what a cpp task stored survives a page reload', async (t) => {
   const { page, log } = await openBlankPage(env.browser, env.server.url);
-  t.after(() => page.close());
+  // The test closes the page itself, unless it fails first.
+  t.after(() => (page.isClosed() ? undefined : page.close()));
   const visit = () => runInPage(page, async () => {
     const { IndexedDBStorage, Runtime } = await import('/host/browser/index.mjs');
     const out = [];

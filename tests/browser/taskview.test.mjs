@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { collectConsole, launchBrowser, root } from './harness.mjs';
+import { collectConsole, isDisabled, launchBrowser, root, textOf, waitInPage } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof launchBrowser>>} */
 let browser;
@@ -82,13 +82,13 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   /** Waits until the page shows `expected` (a subset of the counts) and, if given, the status. */
   const shows = async (/** @type {Record<string, number>} */ expected, /** @type {string} */ status = '') => {
     try {
-      await page.waitForFunction(({ expected, status }) => {
+      await waitInPage(page, ({ expected, status }) => {
         const ok = Object.entries(expected).every(([k, v]) => document.getElementById(`count-${k}`)?.textContent === String(v));
         return ok && (!status || document.getElementById('status')?.textContent === status);
       }, { expected, status }, { timeout: 20_000 });
     } catch (error) {
       const now = await counts().catch(() => ({}));
-      const st = await page.textContent('#status').catch(() => '?');
+      const st = await textOf(page, '#status').catch(() => '?');
       throw new Error(`the view never showed ${JSON.stringify(expected)} ${status}; it shows ${JSON.stringify(now)} ${st}\n${log.format()}`, { cause: error });
     }
   };
@@ -97,13 +97,13 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   const WAIT_GO = 'snail.event_wait("click #go")';
   /** Every suspended worker waits for the click (the sleeps are over). */
   const allAtTheClick = async () => {
-    await page.waitForFunction((wait) => [...document.querySelectorAll('#tasks tr')]
+    await waitInPage(page, (wait) => [...document.querySelectorAll('#tasks tr')]
       .every((r) => r.cells[2].textContent !== 'suspended' || r.cells[3].textContent === wait), WAIT_GO, { timeout: 20_000 });
   };
 
   // The program's `visits` task ran at load and counted itself in IndexedDB.
   await shows({ live: 0, returned: 1 }, 'ready');
-  assert.match(await page.textContent('#visits') ?? '', /run in this browser 1 time /);
+  assert.match(await textOf(page, '#visits') ?? '', /run in this browser 1 time /);
 
   await page.click('#dispatch');
   await shows({ queued: 6, executing: 0, suspended: 4, live: 10 });
@@ -162,7 +162,7 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   await page.click('#close');
   await shows({ queued: 0, suspended: 0, live: 0, cancelled: 12 }, 'closed: cancelled 10, stuck 0');
   assert.deepEqual(await table(), []);
-  assert.equal(await page.isDisabled('#dispatch'), true);
+  assert.equal(await isDisabled(page, '#dispatch'), true);
   assert.equal(log.hasErrors(), false, log.format());
   assert.deepEqual(log.failedRequests, []);
 
@@ -187,7 +187,7 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   // The storage survived: a reload counts a second visit.
   await page.reload();
   await shows({ live: 0, returned: 1 }, 'ready');
-  assert.match(await page.textContent('#visits') ?? '', /run in this browser 2 times /);
+  assert.match(await textOf(page, '#visits') ?? '', /run in this browser 2 times /);
   await fsp.access(path.join(root, 'test-results/taskview.png'));
 });
 

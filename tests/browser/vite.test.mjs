@@ -1,5 +1,5 @@
 // The package from a bundler: a tiny app that imports 'snail-core' and a
-// program, built with Vite into a temporary directory, runs in Chromium from
+// program, built with Vite into a temporary directory, runs in the browser under test from
 // the built files alone.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 
 import { build } from 'vite';
 
-import { collectConsole, launchBrowser, root, startServer } from './harness.mjs';
+import { BROWSER_NAME, collectConsole, launchBrowser, root, startServer, waitInPage } from './harness.mjs';
 
 /** @type {string} */
 let dir;
@@ -52,7 +52,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-test('vite: an app importing snail-core builds and runs hello in Chromium', async (t) => {
+test(`vite: an app importing snail-core builds and runs hello in ${BROWSER_NAME}`, async (t) => {
   const app = path.join(dir, 'app');
   await fsp.mkdir(path.join(app, 'node_modules'), { recursive: true });
   await fsp.writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -93,7 +93,7 @@ test('vite: an app importing snail-core builds and runs hello in Chromium', asyn
   t.after(() => page.close());
   const log = collectConsole(page);
   await page.goto(`${server.url}/index.html`);
-  await page.waitForFunction(() => document.body.dataset.state !== undefined, null, { timeout: 30_000 })
+  await waitInPage(page, () => document.body.dataset.state !== undefined, null, { timeout: 30_000 })
     .catch((e) => { throw new Error(`the app never finished\n${log.format()}`, { cause: e }); });
   const r = await page.evaluate(() => ({ out: document.getElementById('out')?.textContent, ...document.body.dataset }));
   assert.equal(r.state, 'returned', log.format());

@@ -121,7 +121,7 @@ export const cases = [
       await rt.drain();
       assert.equal(parent.state, 'failed');
       assert.ok(parent.error instanceof TaskFailedError);
-      assert.match(String(parent.error.message), /trap_after_dispatch.*failed: unreachable/);
+      assert.match(String(parent.error.message), /trap_after_dispatch.*failed: unreachable/i);
       await assert.rejects(parent.result, (e) => e instanceof TaskFailedError);
       const childDone = events.filter((e) => e.kind === CONTRACT_EV.childDone);
       assert.deepEqual(childDone.map((e) => e.a), [77], 'the child finished, with the binding it inherited');

@@ -8,7 +8,7 @@ import { assert } from './assert.mjs';
 
 /**
  * What a runner gives every case.
- * @typedef {{ env: 'node' | 'browser', program: (name: string) => any, httpBase: string }} CaseContext
+ * @typedef {{ env: 'node' | 'browser' | 'deno' | 'bun', program: (name: string) => any, httpBase: string }} CaseContext
  * @typedef {{ name: string, run: (ctx: CaseContext) => Promise<void> }} Case
  */
 

@@ -253,14 +253,21 @@ test('node events: a_registration_after_close_is_refused_and_released_at_once', 
 // The default-mode contract needs a listener of its own while it runs: a
 // completion after the abort sends SIGUSR2 when no wait listens, and SIGUSR2
 // ends a process that has no listener.
+// The listener stays until every signal sent has arrived: a signal a process
+// sends itself arrives some turns later (more under Deno than under Node).
 const signalRegistry = { events: new EventRegistry() };
 registerSignal(signalRegistry, 'SIGUSR2');
-const guard = () => {};
+let sent = 0;
+let arrived = 0;
+const guard = () => { arrived++; };
 let guarded = 0;
 for (const c of adapterContract({
   name: 'node signals: SIGUSR2',
   start: (signal) => signalRegistry.events.wait(signal, 'signal:SIGUSR2'),
-  complete: () => { process.kill(process.pid, 'SIGUSR2'); },
+  complete: () => {
+    sent++;
+    process.kill(process.pid, 'SIGUSR2');
+  },
   armed: () => process.listenerCount('SIGUSR2') - guarded + process.listenerCount('error'),
 })) {
   test(c.name, async () => {
@@ -269,6 +276,7 @@ for (const c of adapterContract({
     try {
       await c.run();
     } finally {
+      await until(() => arrived === sent, 'the signals sent to arrive');
       process.off('SIGUSR2', guard);
     }
   });
@@ -276,10 +284,16 @@ for (const c of adapterContract({
 
 /** @type {{ events: EventRegistry, unregister: () => void }} */
 const queued = { events: new EventRegistry(), unregister: () => {} };
+let sent1 = 0;
+let arrived1 = 0;
+const guard1 = () => { arrived1++; };
 for (const c of adapterContract({
   name: 'node signals: SIGUSR1 queued',
   start: (signal) => queued.events.wait(signal, 'signal:SIGUSR1'),
-  complete: () => { process.kill(process.pid, 'SIGUSR1'); },
+  complete: () => {
+    sent1++;
+    process.kill(process.pid, 'SIGUSR1');
+  },
   armed: () => {
     const source = /** @type {any} */ (queued.events.sources.get('signal:SIGUSR1')?.source);
     return source.listenerCount('SIGUSR1') + source.listenerCount('error');
@@ -288,10 +302,15 @@ for (const c of adapterContract({
   test(c.name, async () => {
     queued.events = new EventRegistry();
     queued.unregister = registerSignal(queued, 'SIGUSR1', { queue: true });
+    // Counts what arrives, and keeps the default action (the end of the
+    // process) away until every signal sent has arrived, as above.
+    process.on('SIGUSR1', guard1);
     try {
       await c.run();
     } finally {
+      await until(() => arrived1 === sent1, 'the signals sent to arrive');
       queued.unregister();
+      process.off('SIGUSR1', guard1);
     }
   });
 }

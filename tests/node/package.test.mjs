@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { collectConsole, launchBrowser, startServer } from '../browser/harness.mjs';
+import { collectConsole, launchBrowser, startServer, waitInPage } from '../browser/harness.mjs';
 import { guideSectionBlocks, root } from './helpers.mjs';
 
 const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -486,12 +486,12 @@ test('package: the_guides_page_runs_the_program_in_chromium', async () => {
   const [html] = guideBlocks('html');
   fs.writeFileSync(path.join(app, 'index.html'), html);
   const server = await startServer({ root: app });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ browser: 'chromium' });
   try {
     const page = await browser.newPage();
     const log = collectConsole(page);
     await page.goto(`${server.url}/index.html`);
-    await page.waitForFunction(() => /main \w+ with/.test(document.getElementById('out')?.textContent ?? ''), undefined, { timeout: 60_000 })
+    await waitInPage(page, () => /main \w+ with/.test(document.getElementById('out')?.textContent ?? ''), undefined, { timeout: 60_000 })
       .catch((error) => { throw new Error(`${error.message}\n${log.format()}`); });
     const text = await page.evaluate(() => document.getElementById('out')?.textContent);
     assert.equal(text, 'hello, world\nsleeper woke: cancelled\nsleeper unwound\nsleeper joined: cancelled\nmain returned with 0\n');

@@ -45,7 +45,8 @@
 //
 // Two modules make this. The program imports the *stubs* (createGates), made
 // before it: each passes its arguments on with a tail call through the
-// dispatch table, where the *wrappers* (createWrappers) are. Those are made
+// dispatch table (a plain call on an engine that cannot suspend under that
+// tail call), where the *wrappers* (createWrappers) are. Those are made
 // once the program's register file exists, and import its globals and
 // tables: the registers are saved and installed in the wrapper's own code,
 // with no call. The words below and the register file's slots share one
@@ -79,6 +80,19 @@ export const WORDS_END = 32; // the register file's slots follow, 8-aligned
 
 /** The entry of the register table: the register file's install, (slot) -> (). */
 export const INSTALL = 0;
+
+/**
+ * How the stubs reach their wrappers: by a tail call, so that a wait has only
+ * the wrapper's frame, or, where the engine cannot suspend under a tail call
+ * into another instance (JavaScriptCore's JSPI stack scan; engine-probe.mjs
+ * finds out at the first load), by a plain call. Per agent, like canWrap.
+ */
+let tailCallStubs = true;
+
+/** Sets how stubs made from now on call their wrappers. @param {boolean} tailCall */
+export function useTailCallStubs(tailCall) {
+  tailCallStubs = tailCall;
+}
 
 /** Result types the wrappers support (no result is null). */
 const RESULTS = new Set(['i32', 'i64', 'f32', 'f64', 'externref', null]);
@@ -157,9 +171,11 @@ const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, externref: null, void: undefined
  * @param {GateCallbacks} callbacks
  * @param {WebAssembly.Memory} memory  the memory of the words (and of the register file's slots)
  * @param {Gates} [shared]  the stubs made before, whose tables these share
+ * @param {{ tailCall?: boolean }} [options]  how the stubs call the wrappers (default: useTailCallStubs)
  * @returns {Gates}
  */
-export function createGates(list, callbacks, memory, shared) {
+export function createGates(list, callbacks, memory, shared, options = {}) {
+  const tailCall = options.tailCall ?? tailCallStubs;
   const first = shared?.entries.length ?? 0;
   const table = shared?.dispatch ?? new WebAssembly.Table({ element: 'anyfunc', initial: 0 });
   table.grow(first + list.length - table.length);
@@ -180,7 +196,7 @@ export function createGates(list, callbacks, memory, shared) {
   }
   /** @type {Record<string, any>} */
   const js = { foreign: helpers.foreign, dispatch: table, memory };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (stubsModule(list, first))), { js });
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(/** @type {BufferSource} */ (stubsModule(list, first, tailCall))), { js });
   const x = /** @type {Record<string, any>} */ (instance.exports);
   list.forEach((imp, i) => {
     const at = first + i;
@@ -204,10 +220,11 @@ export function createGates(list, callbacks, memory, shared) {
  * The stubs of the imports in `list`, at entries `first` on of the dispatch
  * table (import js.dispatch), with the functions that refuse their waits
  * until the wrappers are built (`refuse.AT`) and current(slot). Imports
- * js.foreign and js.memory.
- * @param {WrappedImport[]} list @param {number} first
+ * js.foreign and js.memory. A stub reaches its wrapper by a tail call, or
+ * with `tailCall` false by a plain call (see useTailCallStubs).
+ * @param {WrappedImport[]} list @param {number} first @param {boolean} [tailCall]
  */
-export function stubsModule(list, first) {
+export function stubsModule(list, first, tailCall = true) {
   const w = new ModuleWriter();
   const foreign = w.importFunc('js', 'foreign', ['i32', 'i32'], []);
   const dispatch = w.importTable('js', 'dispatch', 'funcref', first + list.length);
@@ -215,10 +232,13 @@ export function stubsModule(list, first) {
   list.forEach((imp, i) => {
     const at = first + i;
     const type = w.type(imp.params, imp.results);
-    // The stub: the wrapper at `at`, with the same arguments, in its place.
+    // The stub: the wrapper at `at`, with the same arguments, in its place
+    // (or under it: a plain call).
     const stub = new Code(imp.params);
     for (let p = 0; p < imp.params.length; p++) stub.localGet(p);
-    stub.i32(at).returnCallIndirect(type, dispatch);
+    stub.i32(at);
+    if (tailCall) stub.returnCallIndirect(type, dispatch);
+    else stub.callIndirect(type, dispatch);
     w.export(imp.key, 'function', w.func(imp.params, imp.results, stub));
     // Until the wrappers are built, a wait is outside any task.
     const refuse = new Code(imp.params);
