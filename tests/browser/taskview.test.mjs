@@ -19,6 +19,15 @@ let server;
 let openUrl = '';
 let serverOutput = '';
 
+/** The value of the input `selector` finds. @param {import('./harness.mjs').Page} page @param {string} selector */
+const valueOf = (page, selector) => page.$eval(selector, (e) => /** @type {HTMLInputElement} */ (e).value);
+
+/** Replaces what the input `selector` finds holds by `text`, as typing would. @param {import('./harness.mjs').Page} page @param {string} selector @param {string} text */
+async function fill(page, selector, text) {
+  await page.$eval(selector, (e) => { /** @type {HTMLInputElement} */ (e).value = ''; });
+  await page.type(selector, text);
+}
+
 before(async () => {
   // The README's command is `npm run serve`, which builds and then runs this.
   server = spawn(process.execPath, [path.join(root, 'tools/serve.mjs'), '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,8 +123,8 @@ test('live task view: shows the right counts while workers run, after cancel, dr
   assert.deepEqual(running.slice(0, 4).map((r) => r[3]), Array(4).fill(WAIT_GO));
   assert.deepEqual(running.slice(4).map((r) => r[3]), Array(6).fill(''));
   // Why six are queued, in the page's words.
-  assert.equal(await page.textContent('#why-queued'), '6 queued: at most 4 tasks may have entered Wasm at once (admission control, maxEntered) and 4 have (started and not finished); a queued task starts when one of them finishes.');
-  assert.equal(await page.inputValue('#bound'), '4');
+  assert.equal(await textOf(page, '#why-queued'), '6 queued: at most 4 tasks may have entered Wasm at once (admission control, maxEntered) and 4 have (started and not finished); a queued task starts when one of them finishes.');
+  assert.equal(await valueOf(page, '#bound'), '4');
 
   // Go: the four waiting workers store their result and return; four more enter.
   await page.click('#go');
@@ -182,7 +191,7 @@ test('live task view: shows the right counts while workers run, after cancel, dr
     'Close: 10 live',
     'Close: cancelled 10, stuck 0',
   ]);
-  assert.equal(await page.textContent('#why-queued'), 'The runtime is closed.');
+  assert.equal(await textOf(page, '#why-queued'), 'The runtime is closed.');
 
   // The storage survived: a reload counts a second visit.
   await page.reload();
@@ -196,20 +205,21 @@ test('live task view: the admission bound is a control, and a new bound reloads 
   t.after(() => page.close());
   const log = collectConsole(page);
   await page.goto(`${openUrl}?maxEntered=4&workers=5&db=taskview-bound`);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 20_000 });
-  await page.fill('#bound', '2');
-  await Promise.all([page.waitForURL(/maxEntered=2/), page.click('#apply-bound')]);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 20_000 });
-  assert.equal(await page.inputValue('#bound'), '2');
+  await waitInPage(page, () => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 20_000 });
+  await fill(page, '#bound', '2');
+  await Promise.all([page.waitForNavigation(), page.click('#apply-bound')]);
+  assert.match(page.url(), /maxEntered=2/);
+  await waitInPage(page, () => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 20_000 });
+  assert.equal(await valueOf(page, '#bound'), '2');
   assert.equal(new URL(page.url()).searchParams.get('workers'), '5', 'the other parameters are kept');
   assert.equal(await page.evaluate(() => /** @type {any} */ (globalThis).taskView.rt.limits.maxEntered), 2);
   await page.click('#dispatch');
-  await page.waitForFunction(() => document.getElementById('count-queued')?.textContent === '3' && document.getElementById('count-suspended')?.textContent === '2', undefined, { timeout: 20_000 });
-  assert.match(await page.textContent('#why-queued') ?? '', /^3 queued: at most 2 tasks may have entered Wasm at once/);
+  await waitInPage(page, () => document.getElementById('count-queued')?.textContent === '3' && document.getElementById('count-suspended')?.textContent === '2', undefined, { timeout: 20_000 });
+  assert.match(await textOf(page, '#why-queued') ?? '', /^3 queued: at most 2 tasks may have entered Wasm at once/);
   // A bound that is not a whole number is refused in the log, and the page stays.
-  await page.fill('#bound', '0');
+  await fill(page, '#bound', '0');
   await page.click('#apply-bound');
-  assert.match(await page.textContent('#actions li:last-child') ?? '', /Admission bound: 0 is not a whole number from 1 to 10000; kept 2$/);
+  assert.match(await textOf(page, '#actions li:last-child') ?? '', /Admission bound: 0 is not a whole number from 1 to 10000; kept 2$/);
   assert.equal(new URL(page.url()).searchParams.get('maxEntered'), '2');
   assert.equal(log.hasErrors(), false, log.format());
 });
@@ -217,19 +227,23 @@ test('live task view: the admission bound is a control, and a new bound reloads 
 // The screenshot of the view in a fixed state, compared with the checked-in
 // one. With clock=manual the chart's samples and the log's times advance only
 // when the test samples, so every run draws the same picture.
-// SNAIL_UPDATE_SCREENSHOTS=1 records a new tests/browser/screenshots/taskview.png.
-const BASELINE = path.join(root, 'tests/browser/screenshots/taskview.png');
+// SNAIL_UPDATE_SCREENSHOTS=1 records a new one: each browser draws text its own
+// way, so each has its own (tests/browser/screenshots/taskview.png for
+// Chromium, taskview-firefox.png for Firefox).
+const baselineOf = (/** @type {string} */ id) => path.join(root, `tests/browser/screenshots/taskview${id === 'chromium' ? '' : `-${id}`}.png`);
 
 test('live task view: looks as recorded, axes, ticks and legend included', async (t) => {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+  const BASELINE = baselineOf(browser.id);
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 720, deviceScaleFactor: 1 });
   t.after(() => page.close());
   const log = collectConsole(page);
   await page.goto(`${openUrl}?maxEntered=4&workers=10&db=taskview-screenshot&clock=manual`);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready' && /1 time /.test(document.getElementById('visits')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  await waitInPage(page, () => document.getElementById('status')?.textContent === 'ready' && /1 time /.test(document.getElementById('visits')?.textContent ?? ''), undefined, { timeout: 20_000 });
   const sample = (/** @type {number} */ n) => page.evaluate((n) => { for (let i = 0; i < n; i++) /** @type {any} */ (globalThis).taskView.sample(); }, n);
   await sample(20);
   await page.click('#dispatch');
-  await page.waitForFunction(() => document.getElementById('count-queued')?.textContent === '6'
+  await waitInPage(page, () => document.getElementById('count-queued')?.textContent === '6'
     && [...document.querySelectorAll('#tasks tr')].filter((r) => r.cells[3].textContent === 'snail.event_wait("click #go")').length === 4, undefined, { timeout: 20_000 });
   await sample(40);
   // Structure first: what the picture must show, whatever the pixels.
@@ -250,7 +264,7 @@ test('live task view: looks as recorded, axes, ticks and legend included', async
   });
   // Nothing moves: the live view renders every frame, the same state the same way.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const shot = await page.screenshot({ fullPage: true });
+  const shot = Buffer.from(await page.screenshot({ fullPage: true }));
   await fsp.mkdir(path.join(root, 'test-results'), { recursive: true });
   await fsp.writeFile(path.join(root, 'test-results/taskview-fixed.png'), shot);
   if (process.env.SNAIL_UPDATE_SCREENSHOTS === '1') {

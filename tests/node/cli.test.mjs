@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 
 import wabtInit from 'wabt';
@@ -424,19 +425,28 @@ test('cli: a_second_signal_after_sigterm_ends_the_process_at_once_even_while_a_t
 });
 
 test('cli: a_sigterm_while_the_program_loads_ends_the_process_by_the_signal', async () => {
-  const fifo = path.join(tmp, 'slow-term.wasm');
-  spawnSync('/usr/bin/mkfifo', [fifo]);
-  const child = spawn(process.execPath, [cli, 'run', fifo], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A load held in its compilation (a program file is read at once: a FIFO
+  // is refused), by a module the child imports first.
+  const hold = path.join(tmp, 'hold-compile.mjs');
+  fs.writeFileSync(hold, [
+    "WebAssembly.compile = () => { process.stderr.write('compiling\\n'); return new Promise(() => {}); };",
+    'setInterval(() => {}, 60_000); // as a slow compilation would, it keeps the process alive',
+  ].join('\n'));
+  const child = spawn(process.execPath, ['--import', pathToFileURL(hold).href, cli, 'run', files.fixture], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (t) => { stderr += t; });
+  const compiling = new Promise((resolve) => {
+    child.stderr.on('data', (t) => {
+      stderr += t;
+      if (stderr.includes('compiling\n')) resolve(undefined);
+    });
+  });
   const closed = new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
-  const writer = await fs.promises.open(fifo, 'w');
+  await compiling;
   child.kill('SIGTERM');
   const [code, signal] = await closed;
-  await writer.close();
   assert.deepEqual([code, signal], [null, 'SIGTERM'], `the signal ends it (shells report 143): ${stderr}`);
-  assert.equal(stderr, 'snail-core: terminated (SIGTERM) while loading the program\n');
+  assert.equal(stderr, 'compiling\nsnail-core: terminated (SIGTERM) while loading the program\n');
 });
 
 test('cli: trace_writes_chrome_trace_json_with_a_track_per_task_and_its_events', async () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { collectConsole, launchBrowser, startServer, waitInPage } from '../browser/harness.mjs';
+import { collectConsole, launchBrowser, startServer, textOf, waitInPage } from '../browser/harness.mjs';
 import { guideSectionBlocks, root } from './helpers.mjs';
 
 const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -530,9 +530,9 @@ test('package: the_workers_md_snippets_run_in_a_fresh_project_in_node_and_in_a_c
     const page = await browser.newPage();
     const log = collectConsole(page);
     await page.goto(`${server.url}/worker.html`);
-    await page.waitForFunction(() => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
+    await waitInPage(page, () => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
       .catch((error) => { throw new Error(`${error.message}\n${log.format()}`); });
-    assert.equal(await page.textContent('#out'), 'returned 0');
+    assert.equal(await textOf(page, '#out'), 'returned 0');
     assert.deepEqual(log.pageErrors, [], log.format());
   } finally {
     await browser.close();
@@ -566,9 +566,9 @@ document.getElementById('out').textContent = \`\${task.state} \${task.value}\`;
     const page = await browser.newPage();
     const log = collectConsole(page);
     await page.goto(`${server.url}/index.html`);
-    await page.waitForFunction(() => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
+    await waitInPage(page, () => document.getElementById('out')?.textContent !== '', undefined, { timeout: 60_000 })
       .catch((error) => { throw new Error(`${error.message}\n${log.format()}`); });
-    assert.equal(await page.textContent('#out'), 'returned 0');
+    assert.equal(await textOf(page, '#out'), 'returned 0');
     assert.deepEqual(log.pageErrors, [], log.format());
   } finally {
     await browser.close();
