@@ -14,6 +14,7 @@ import { describeProgram, runtimeProvides } from './abi.mjs';
 import { Bridge, SuspendingImport as SuspendingImportClass } from './bridge.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { Task } from './tasks.mjs';
+import { cancelsTree } from './task.mjs';
 import { bestMacrotask, endsProcessQuietly, hasJspi, jspiAdvice, now as clockNow } from './capabilities.mjs';
 import { checkOptionKeys, isWaitOutsideTask, SnailError } from './errors.mjs';
 import { platform } from './platform.mjs';
@@ -56,6 +57,12 @@ export { EventQueue, eventDetail, registerPort, registerQueued, registerSelector
  * @template R  what the operation fulfils with
  * @param {(signal: AbortSignal, ...args: A) => PromiseLike<R>} operation
  * @param {(result: R, context: DisposeContext) => void} [discard]
+ * With the option `shield`, each call runs in a shield of its own: it runs,
+ * and delivers its result, although the task's cancellation was requested;
+ * its operation gets a signal that aborts only when the shield's deadline
+ * (`shield` milliseconds after the call; `true`: none) passes or close()
+ * gives up at its timeout, and then the wait ends cancelled (docs/bridge.md).
+ *
  * @param {SuspendOptions} [options]  what Wasm receives when the
  *   task was cancelled (`cancelled`, default Status.cancelled) or the operation
  *   rejected (`failed`, default Status.failed); 'reject' throws into Wasm instead
@@ -68,7 +75,11 @@ export function suspend(operation, discard, options = {}) {
   if (discard !== undefined && discard !== null && typeof discard !== 'function') {
     throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
   }
-  checkOptionKeys('suspend()', options, ['cancelled', 'failed'], 'ERR_ARG');
+  checkOptionKeys('suspend()', options, ['cancelled', 'failed', 'shield'], 'ERR_ARG');
+  const { shield } = options;
+  if (shield !== undefined && typeof shield !== 'boolean' && !(typeof shield === 'number' && shield > 0)) {
+    throw new SnailError(`suspend() option shield must be true, false, or the shield's deadline in milliseconds (a number above 0, or Infinity), got ${typeof shield === 'number' ? String(shield) : describeValue(shield)}`, { code: 'ERR_ARG' });
+  }
   for (const [key, value] of Object.entries(options)) {
     // A misspelt 'reject' would reach Wasm as 0 (ok) for a numeric result.
     if (typeof value === 'string' && value !== 'reject') {
@@ -247,6 +258,7 @@ function enteredBounds(options) {
  * @typedef {import('./services.mjs').Permissions} Permissions
  * @typedef {import('./storage-indexeddb.mjs').IndexedDBStorageOptions} IndexedDBStorageOptions
  * @typedef {import('./tasks.mjs').TaskStateName} TaskStateName
+ * @typedef {import('./task.mjs').CancelOptions} CancelOptions
  * @typedef {import('./emscripten.mjs').EmscriptenFactory} EmscriptenFactory
  * @typedef {import('./emscripten.mjs').EmscriptenOptions} EmscriptenOptions
  * @typedef {import('./page.mjs').RegisterOptions} RegisterOptions
@@ -323,6 +335,9 @@ function enteredBounds(options) {
  * @property {number[]} cancelled  ids of the tasks close() cancelled
  * @property {{ id: number, entry: string, state: TaskStateName, waitingOn: string | null }[]} stuck
  *   tasks still live when close() stopped waiting (only with a timeout)
+ * @property {{ id: number, entry: string, waitingOn: string | null }[]} shielded  tasks that
+ *   were inside a shield when close() stopped waiting, with what each waited on: their
+ *   shields expired then, so their waits ended cancelled (only with a timeout)
  * @property {number} pendingCleanups  asynchronous cleanups that had not settled
  * @property {{ task: number, operation: string, error: unknown }[]} disposerErrors
  *   disposers and drop functions that threw, over the runtime's life
@@ -609,15 +624,21 @@ export class Runtime {
    * resumes with the cancellation and unwinds before it leaves the live set; an
    * executing task sees it at its next wait or check.
    *
+   * With `{ children: true }`, of the task's tree too: every task it
+   * dispatched, transitively, also through tasks that finished (see
+   * `task.cancel()`); true if the task or a task of its tree was live.
+   *
    * The argument is a Task of this runtime or a task id, a positive integer
    * (`task.id`); an id no live task has gives false. Anything else (another
    * runtime's task, a string, 0, a negative or fractional number, NaN) is
    * refused with ERR_ARG.
    * @param {Task | number} taskOrId
+   * @param {CancelOptions} [options]
    * @returns {boolean} true if the task was live
    */
-  cancel(taskOrId) {
+  cancel(taskOrId, options) {
     this.bridge.refuseReentry('rt.cancel()');
+    const tree = cancelsTree('rt.cancel()', options);
     let task;
     if (taskOrId instanceof Task) {
       if (taskOrId._owner !== this.bridge) {
@@ -634,7 +655,7 @@ export class Runtime {
       throw new SnailError(`cancel() takes a Task or a task id, a positive integer (task.id), got ${describeValue(taskOrId)}`
         + (typeof taskOrId === 'string' && /^\d+$/.test(taskOrId) ? `; pass the number: cancel(${Number(taskOrId)})` : ''), { code: 'ERR_ARG' });
     }
-    return this.bridge.cancel(task);
+    return tree ? this.bridge.cancelTree(task) : this.bridge.cancel(task);
   }
 
   /**
@@ -682,12 +703,15 @@ export class Runtime {
       timedOut = (await Promise.race([everything.then(() => 'done'), expired])) === 'timeout';
       clearTimeout(timerId);
     }
+    // The timeout bounds shields too: their waits end cancelled now.
+    const shielded = timedOut ? this.bridge.cutShields() : [];
     const stuck = this.tasks().map((t) => ({ id: t.id, entry: t.entry, state: t.state, waitingOn: t.waitingOn }));
     let handlesReleased = 0;
     if (!timedOut) handlesReleased = this.bridge.finishClose();
     return {
       cancelled,
       stuck,
+      shielded,
       pendingCleanups: this.bridge.pendingCleanups,
       disposerErrors: this.bridge.disposerErrors,
       handlesReleased,
