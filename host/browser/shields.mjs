@@ -92,7 +92,8 @@ export class Shields {
   begin(task, ms, wait = null) {
     const outer = task._shielded ? /** @type {Shield} */ (this.open.get(task)) : null;
     const now = this.timers.now();
-    const deadline = Math.min(now + ms, outer === null ? Infinity : outer.deadline);
+    const outerDeadline = outer === null ? Infinity : outer.deadline;
+    const deadline = Math.min(now + ms, outerDeadline);
     const expired = this.cut || ms === 0 || (outer !== null && outer.expired);
     const x = task._exec;
     const shield = new Shield(outer, deadline, expired, x.abort, x.signal, wait);
@@ -104,7 +105,9 @@ export class Shields {
     this.opened++;
     task._shielded = true;
     task._cancelNow = expired;
-    if (!expired && deadline !== Infinity) {
+    // A deadline the outer shield gives is the outer shield's timer's to
+    // keep: when it passes, both expire at once.
+    if (!expired && deadline < outerDeadline) {
       shield.timer = this.timers.set(() => this.fromEventLoop(() => this.expire(task, shield, 'its deadline passed')), deadline - now);
     }
     this.revokeLease();

@@ -240,7 +240,7 @@ export class Scheduler {
   grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
+    if (task._cancelNow || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     this.lease = task;
     this.leaseFrom = this.turnSteps;
@@ -692,7 +692,7 @@ export class Scheduler {
       // What mayLend() checks holds for as long as the lease does. Its task
       // holds the permit lent, or runs, having taken it (handOff()).
       if (lease !== this.holder || (this.lent !== lease && this.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
-      if (lease._cancelRequested) fail(`${lease} has the lease but its cancellation was requested`);
+      if (lease._cancelNow) fail(`${lease} has the lease but its waits are cancelled`);
       if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) {
         fail(`${lease} has the lease, but ready ${this.ready}, paused ${this.paused}, exclusives ${this.exclusives}, release waiters ${this.releaseWaiters.length}, turn active ${this.turnActive}`);
       }
