@@ -20,12 +20,12 @@ import { Execution } from './execution.mjs';
 import { snailImports, suspending, userImports } from './imports.mjs';
 import { ProgramLink } from './linking.mjs';
 import { childLabel } from './names.mjs';
+import { Shields } from './shields.mjs';
 import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
 import { nameable, nearestNameable, treeOf } from './task.mjs';
 import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
 import { Waits } from './waits.mjs';
-import { Shields } from './shields.mjs';
 import { SharedWords } from './words.mjs';
 
 export { REJECT, SuspendingImport } from './imports.mjs';
@@ -407,10 +407,8 @@ export class Bridge {
       live = this.cancel(task);
     }
     for (const t of members) {
-      if (t.finished) continue; // a drop function of one before it cannot end it, but be exact
       t._treeCancelled = true;
-      this.cancel(t);
-      live = true;
+      if (this.cancel(t)) live = true;
     }
     return live;
   }
