@@ -6,7 +6,7 @@
 // each asserts the exact order of events and ends with every gauge at zero.
 import { CancelledError, SnailError, Status, suspend } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, CLEANUP_EV, loadCleanup, manualTurns, nextTurn, until } from './support.mjs';
+import { assertQuiet, CLEANUP_EV, loadCleanup, manualTurns, nextTurn, until, untilTimer } from './support.mjs';
 
 const NAMES = /** @type {Record<number, string>} */ (Object.fromEntries(Object.entries(CLEANUP_EV).map(([k, v]) => [v, k])));
 const C = Status.cancelled;
@@ -83,6 +83,22 @@ export const cases = [
         ['requested', 30, 1], ['wait', 30, C], ['unwound', 1, 0],
       ]);
       assert.equal(t.state, 'cancelled');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'shields: a_task_that_ends_inside_a_shield_ends_the_shield_with_it',
+    async run(ctx) {
+      const { rt, events, ops } = await loadCleanup(ctx, { program: 'cleanup_c' });
+      const t = rt.dispatch('forgets_to_end');
+      await until(() => ops.length === 1, 'the wait in the shield');
+      assert.equal(rt.stats().shielded, 1);
+      ops[0].resolve(7);
+      await t.done;
+      assert.deepEqual(story(events), [['wait', 1, 7]]);
+      assert.equal(t.state, 'returned');
+      assert.equal(rt.stats().shielded, 0, 'the shield ended with the task');
       await rt.close();
       assertQuiet(rt);
     },
@@ -172,7 +188,7 @@ export const cases = [
       t.cancel();
       ops[0].resolve(5); // too late: the task was cancelled
       await until(() => ops.length === 2, 'the first rollback write');
-      await until(() => ops[1].signal.aborted, 'the deadline to pass');
+      await untilTimer(() => ops[1].signal.aborted, 'the deadline to pass');
       assert.equal(t.state, 'suspended', 'an operation that cannot abort still holds the task');
       ops[1].resolve(121);
       await t.done;
@@ -191,7 +207,7 @@ export const cases = [
       t.cancel();
       await until(() => ops.length === 2, 'the wait in the outer shield');
       ops[1].resolve(20);
-      await until(() => ops.length === 3, 'the outer shield\'s wait after the inner one');
+      await untilTimer(() => ops.length === 3, 'the outer shield\'s wait after the inner one (the inner deadline to pass)');
       assert.equal(ops[2].signal, ops[1].signal, 'the outer shield\'s own signal again');
       assert.equal(ops[2].signal.aborted, false, 'the inner deadline did not abort the outer shield\'s signal');
       ops[2].resolve(40);
@@ -331,6 +347,34 @@ export const cases = [
     },
   },
   {
+    name: 'shields: a_shielded_import_never_waits_with_the_permit_lent_and_its_shield_ends_with_each_wait',
+    async run(ctx) {
+      // A task alone waits with the permit lent in an import without a
+      // disposer, and a lent wait that fulfils goes on in Wasm, past the wait
+      // path that ends a shielded import's shield: a shielded import waits
+      // suspended. The same import without the option shows the difference
+      // (a turn's time budget that never runs out lets every wait lend).
+      for (const shield of [false, true]) {
+        /** @type {(() => void)[]} */
+        const held = [];
+        const pause = suspend((_signal, n) => new Promise((resolve) => { held.push(() => resolve(n)); }), undefined, { shield });
+        const { rt } = await loadCleanup(ctx, { pause, maxTimeMs: 60_000 });
+        const t = rt.dispatch('pauses', 3);
+        for (let i = 0; i < 3; i++) {
+          await until(() => held.length === i + 1, `wait ${i + 1} (shield: ${shield})`);
+          const { lent, shielded } = rt.stats();
+          assert.deepEqual({ lent, shielded }, shield ? { lent: 0, shielded: 1 } : { lent: 1, shielded: 0 }, `wait ${i + 1} (shield: ${shield})`);
+          held[i]();
+        }
+        await t.done;
+        assert.deepEqual([t.state, t.value], ['returned', 3]);
+        assert.equal(rt.stats().shielded, 0, 'each shield ended with its wait');
+        await rt.close();
+        assertQuiet(rt);
+      }
+    },
+  },
+  {
     name: 'shields: suspend_refuses_a_shield_option_that_is_not_true_false_or_a_deadline',
     async run() {
       const op = async () => 0;
@@ -407,15 +451,16 @@ export const cases = [
   {
     name: 'shields: a_wait_whose_shield_expired_does_not_take_the_permit_in_wasm',
     async run(ctx) {
-      // test.pause(1000) is held by the case; every other pause settles in
-      // the next turn. The looping task waits with the permit lent and open
-      // most of the time: the held wait, once its shield expired, must end
-      // through the wait path with the cancellation, not take the permit
+      // The shielded task's test.pause(1000) is held by the case; every
+      // other pause settles in the next turn (the loop's own pause(1000),
+      // its 999th, too). The looping task waits with the permit lent and
+      // open most of the time: the held wait, once its shield expired, must
+      // end through the wait path with the cancellation, not take the permit
       // with the value.
       /** @type {(() => void)[]} */
       const held = [];
       const pause = suspend((_signal, n) => new Promise((resolve) => {
-        if (n === 1000) held.push(() => resolve(n));
+        if (n === 1000 && held.length === 0) held.push(() => resolve(n));
         else nextTurn().then(() => resolve(n));
       }));
       const { rt, events } = await loadCleanup(ctx, { maxTimeMs: 60_000, pause });
@@ -423,7 +468,7 @@ export const cases = [
       await until(() => held.length === 1, 'the shielded wait');
       const looping = rt.dispatch('pauses', 1_000_000);
       await until(() => rt.stats().lent === 1, 'the loop to wait lent');
-      await until(() => s._cancelNow, 'the shield to expire');
+      await untilTimer(() => s._cancelNow, 'the shield to expire');
       await until(() => rt.stats().lent === 1, 'the loop to wait lent again');
       held[0]();
       await s.done;
@@ -456,6 +501,25 @@ export const cases = [
       assert.deepEqual(ids(CLEANUP_EV.unwound), all, 'every node unwound once');
       assert.ok(only(events, CLEANUP_EV.wait).every((e) => e.b === C), 'every sleep ended cancelled');
       assert.deepEqual([rt.stats().cancelled, rt.stats().returned], [1000, 0], 'every node ended cancelled');
+      await rt.close();
+      assertQuiet(rt);
+    },
+  },
+  {
+    name: 'trees: the_queued_tasks_of_a_tree_are_discarded_and_the_entered_ones_unwind',
+    async run(ctx) {
+      // Admission control holds most of the tree back: those never entered Wasm.
+      const { rt, events } = await loadCleanup(ctx, { maxEntered: 100 });
+      const root = rt.dispatch('tree');
+      await until(() => rt.stats().suspended === 100, 'a hundred nodes to sleep');
+      const queued = rt.stats().queued;
+      assert.ok(queued > 0, 'nodes wait for admission');
+      assert.equal(rt.cancel(root, { children: true }), true);
+      assert.equal(rt.stats().discarded, queued, 'every queued node was discarded at once');
+      await rt.drain();
+      assert.equal(only(events, CLEANUP_EV.unwound).length, 100, 'every entered node unwound');
+      assert.equal(only(events, CLEANUP_EV.ran).length, 100, 'no discarded node ran');
+      assert.equal(rt.stats().cancelled, 100 + queued);
       await rt.close();
       assertQuiet(rt);
     },

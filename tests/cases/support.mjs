@@ -2,7 +2,7 @@
 // programs with their `test` imports, controlling event-loop turns, and the
 // check that a closed runtime left nothing behind. The same code runs under
 // node:test and in Chromium.
-import { bestMacrotask } from '../../host/browser/capabilities.mjs';
+import { bestMacrotask, now } from '../../host/browser/capabilities.mjs';
 import { Runtime, suspend } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
 
@@ -29,6 +29,21 @@ export async function until(predicate, what, maxTurns = 5000) {
     await nextTurn();
   }
   throw new Error(`gave up after ${maxTurns} turns waiting for ${what}`);
+}
+
+/**
+ * Waits, turn by turn, until `predicate()` holds, for what a host timer
+ * brings (a deadline passing). A number of turns is no bound for that: an
+ * idle engine runs thousands of turns before a 30 ms timer fires. Gives up
+ * after `ms` milliseconds instead.
+ * @param {() => boolean} predicate @param {string} what @param {number} [ms]
+ */
+export async function untilTimer(predicate, what, ms = 10_000) {
+  const start = now();
+  while (!predicate()) {
+    if (now() - start > ms) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
+    await nextTurn();
+  }
 }
 
 /**

@@ -33,6 +33,14 @@ SNAIL_ENTRY(transaction) {
   return 0;
 }
 
+/* Begins a shield, waits in it, and returns without ending it: the shield
+ * ends with the task. */
+SNAIL_ENTRY(forgets_to_end) {
+  if (snail_shield_begin(60000) != SNAIL_OK) return -1;
+  test_event(EV_WAIT, 1, test_op(1));
+  return 0;
+}
+
 /* A tree of 1 + 3 + 9 = 13 tasks: ids 0..12, each sleeping until cancelled. */
 static int32_t next_node = 0;
 
