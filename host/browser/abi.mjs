@@ -41,6 +41,9 @@ export const SNAIL_IMPORTS = Object.freeze({
   release: { params: ['i32'], results: [], suspends: false },
   cancel_requested: { params: [], results: ['i32'], suspends: false },
   cancel: { params: ['i32'], results: ['i32'], suspends: false },
+  cancel_tree: { params: ['i32'], results: ['i32'], suspends: false },
+  shield_begin: { params: ['f64'], results: ['i32'], suspends: false },
+  shield_end: { params: [], results: ['i32'], suspends: false },
   module_function: { params: ['i32', 'i32', 'i32'], results: ['i32'], suspends: false },
   ...SERVICE_IMPORTS,
 });

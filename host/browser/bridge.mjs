@@ -7,9 +7,11 @@
 //   disposal.mjs      disposers of undelivered results, drop functions, tracked cleanup
 //   imports.mjs       the program's import objects: module "snail", suspend() imports
 //   linking.mjs       the suspension module, the register file, the program's entries
+//   shields.mjs       shields: scopes in which a cancelled task's waits still run
 //
 // What stays here is the life of a task outside its waits: dispatch,
-// cancellation, how it ends, and what the runtime reports about all of it.
+// cancellation (of one task, or of a tree), how it ends, and what the
+// runtime reports about all of it.
 import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
 import { armed } from './adapters.mjs';
 import { CarrierPool } from './carrier-pool.mjs';
@@ -18,8 +20,10 @@ import { Execution } from './execution.mjs';
 import { snailImports, suspending, userImports } from './imports.mjs';
 import { ProgramLink } from './linking.mjs';
 import { childLabel } from './names.mjs';
+import { Shields } from './shields.mjs';
 import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
+import { nameable, nearestNameable, treeOf } from './task.mjs';
 import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
 import { Waits } from './waits.mjs';
 import { SharedWords } from './words.mjs';
@@ -87,12 +91,28 @@ export class Bridge {
       traceDispose: tracing ? (task, operation) => this.emit('dispose', task, { operation }) : null,
     });
     const bridge = this;
+    this.shields = new Shields({
+      timers: this.sleepers.host,
+      fromEventLoop: (fn) => this.guard(() => {
+        this.waits.sync();
+        fn();
+      }),
+      // A lent wait comes back first: it must end through the wait path,
+      // which delivers the cancellation.
+      expired: (task, reason) => {
+        this.scheduler.reclaim();
+        this.cancelWait(task, reason);
+      },
+      cancelledAgain: (task) => this.waits.cancelled(task),
+      revokeLease: () => this.scheduler.revokeLease(),
+    });
     this.waits = new Waits({
       scheduler: this.scheduler,
       words: this.words,
       slotTasks: this.slotTasks,
       files: { get regs() { return bridge.linker.regs; } },
       disposal: this.disposal,
+      shields: this.shields,
       emit: tracing ? (type, task, extra) => this.emit(type, task, extra) : null,
       guard,
     });
@@ -159,6 +179,9 @@ export class Bridge {
       sleepers: this.sleepers,
       dispatch: (entry, arg, drop) => this.dispatchFromWasm(entry, arg, drop),
       cancel: (task) => this.cancel(task),
+      cancelTree: (task) => this.cancelTree(task),
+      shieldBegin: (ms) => this.shieldBegin(ms),
+      shieldEnd: () => this.shieldEnd(),
       refuseReentry: (what) => this.refuseReentry(what),
       sync: () => this.waits.sync(),
       queuePump: () => this.pool.queuePump(),
@@ -263,7 +286,8 @@ export class Bridge {
   createTask(label, entry, arg, inherits, drop = 0) {
     this.waits.sync();
     const registers = this.linker.regs;
-    const task = new Task(this.nextId++, label, this);
+    // A child keeps its parent where a root task keeps the runtime (Task._x).
+    const task = new Task(this.nextId++, label, inherits ? /** @type {Task} */ (this.scheduler.holder) : this);
     const slot = registers.allocate();
     task._slot = slot;
     this.slotTasks[slot] = task;
@@ -295,6 +319,13 @@ export class Bridge {
     const task = this.createTask(childLabel(table, entry), entry, arg, true, drop);
     task._handles = 1;
     this.handles.set(task.id, task);
+    // A task whose tree was cancelled dispatches its children cancelled,
+    // unless it does so inside a shield (its cleanup's helpers).
+    const parent = /** @type {Task} */ (this.scheduler.holder);
+    if (parent._treeCancelled && !parent._shielded) {
+      task._treeCancelled = true;
+      this.cancel(task);
+    }
     return task.id;
   }
 
@@ -332,17 +363,95 @@ export class Bridge {
     // waits with it, and a drop function must run with no task holding it.
     this.scheduler.reclaim();
     task._cancelRequested = true;
-    this.waits.cancelled(task);
     this.counters.cancellationsRequested++;
     if (this.trace) this.emit('cancel', task, { state: task.state });
     if (task._s === S.queued) {
       this.discardQueued(task);
       return true;
     }
+    // A shield holds the request off its waits until it ends.
+    if (task._shielded) this.shields.requested(task);
+    else this.cancelWait(task, null);
+    return true;
+  }
+
+  /**
+   * The task's wait in progress, if it waits, ends with the cancellation
+   * (the task's cancellation, or its shield's expiry): it may not end in
+   * Wasm, its own cancel runs (sleep), and its signal aborts.
+   * @param {Task} task @param {CancelledError | null} reason  the signal's reason (null: the task was cancelled)
+   */
+  cancelWait(task, reason) {
+    this.waits.cancelled(task);
     const x = task._exec;
     if (x.cancelWait !== null) x.cancelWait();
-    if (x.abort) x.abort.abort(CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
-    return true;
+    if (x.abort) x.abort.abort(reason ?? CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled`, { task }));
+  }
+
+  /**
+   * Cancels a task and its tree: every task it dispatched, the tasks those
+   * dispatched, and so on, live ones only, whether the tasks between them
+   * finished or not. Each is cancelled as cancel() cancels one, parents
+   * before children, and dispatches its later children cancelled (outside a
+   * shield). A finished task's tree is reached while the task can be named:
+   * a root task, or a child whose handle the program holds (task.mjs, nameable()).
+   * @param {Task} task
+   * @returns {boolean} true if the task or a task of its tree was live
+   */
+  cancelTree(task) {
+    this.waits.sync();
+    if (task.finished && !nameable(task)) return false;
+    const members = treeOf(task, this.scheduler.live);
+    let live = false;
+    if (!task.finished) {
+      task._treeCancelled = true;
+      live = this.cancel(task);
+    }
+    for (const t of members) {
+      t._treeCancelled = true;
+      if (this.cancel(t)) live = true;
+    }
+    return live;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Shields
+
+  /**
+   * The task whose Wasm calls an import of module "snail" that acts on the
+   * calling task and is no wait (a shield's).
+   * @param {string} what  the import
+   */
+  callingTask(what) {
+    this.waits.sync();
+    this.refuseReentry(what);
+    const task = this.scheduler.holder;
+    if (task === null || this.waits.lendParked(task)) {
+      throw new SnailError(`${what} was called outside a task (from the program's initialisation, or an export called directly); shields are only for tasks`, { code: 'ERR_NOT_IN_TASK' });
+    }
+    return task;
+  }
+
+  /** snail.shield_begin(ms). @param {number} ms */
+  shieldBegin(ms) {
+    const task = this.callingTask('snail.shield_begin');
+    if (!(typeof ms === 'number' && ms >= 0)) return Status.invalid;
+    this.shields.begin(task, ms);
+    return Status.ok;
+  }
+
+  /** snail.shield_end(). */
+  shieldEnd() {
+    return this.shields.end(this.callingTask('snail.shield_end')) ? Status.ok : Status.invalid;
+  }
+
+  /**
+   * close() gave up at its timeout: every shield expires (their waits end
+   * cancelled), and so does every one that begins later.
+   */
+  cutShields() {
+    this.waits.sync();
+    return this.shields.cutAll();
   }
 
   /**
@@ -355,6 +464,8 @@ export class Bridge {
     this.counters.discarded++;
     if (this.trace) this.emit('discard', task);
     task.error = CancelledError.quick(`task #${task.id} (${task.entry}) was cancelled before it started`, { task });
+    // It never ran, so it has no children: its place in a tree is no one's.
+    task._parent = null;
     const carriers = this.pool.carriers;
     const drop = carriers.dropOf(task._slot);
     if (drop !== 0) {
@@ -462,6 +573,9 @@ export class Bridge {
   finishTask(task, how, value, error) {
     // The segment is still the task's: its high-water mark is read first.
     if (this.meter !== null) this.meter.finished(task);
+    if (task._shielded) this.shields.finished(task);
+    const parent = task._parent;
+    if (parent !== null && parent.finished) task._parent = nearestNameable(parent);
     this.pool.releaseStackOf(task);
     this.releaseSlot(task);
     task.value = value;
@@ -486,6 +600,7 @@ export class Bridge {
     this.linker.regs.install(0);
     this.releaseSlot(task);
     task.error = error;
+    task._parent = null;
     this.scheduler.finish(task, TaskState.failed);
     this.words.setCurrent(0);
     this.pool.queuePump();
@@ -599,6 +714,7 @@ export class Bridge {
       slotsInUse: this.linker.registers ? this.linker.registers.inUse : 0,
       handles: this.handles.size,
       pendingGates: scheduler.suspended,
+      shielded: this.shields.size,
       pendingCleanups: this.disposal.cleanups.size,
       armedListeners: armed.listeners,
       armedTimers: armed.timers,

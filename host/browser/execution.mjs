@@ -68,15 +68,17 @@ export const Outcome = Object.freeze({ pending: 0, fulfilled: 1, rejected: 2 });
 
 /**
  * The runtime a task belongs to, as the task sees it.
- * @typedef {{ cancel: (task: any) => boolean, lendParked: (task: any) => boolean }} TaskOwner
+ * @typedef {{ cancel: (task: any) => boolean, cancelTree: (task: any) => boolean, lendParked: (task: any) => boolean }} TaskOwner
  */
 
 /** What a task needs once it entered Wasm (the wait path's fields), and how it ended. */
 export class Execution {
-  /** @param {TaskOwner | null} owner */
-  constructor(owner) {
+  /** @param {TaskOwner | null} owner @param {any} parent  the task that dispatched it (a Task), or null */
+  constructor(owner, parent) {
     /** The runtime the task belongs to. */
     this.owner = owner;
+    /** @type {any} the task's parent (Task._parent), or null */
+    this.parent = parent;
     /** @type {unknown} why the task failed, or its CancelledError */
     this.error = undefined;
     /** @type {number} the wait's mode (W); its moves are checked under checkInvariants */

@@ -4,7 +4,7 @@
 // wait path. What a program is finally given for a wait is decided when it is
 // linked (linking.mjs): a suspension wrapper, or a plain WebAssembly.Suspending.
 import { adapter } from './adapters.mjs';
-import { SnailError } from './errors.mjs';
+import { InternalError, SnailError } from './errors.mjs';
 import { isThenable } from './promises.mjs';
 import { Status } from './status.mjs';
 import { S } from './tasks.mjs';
@@ -20,6 +20,8 @@ export const REJECT = 'reject';
  *   (default: Status.failed), or 'reject' to throw the operation's error
  * @property {boolean} [context]  the operation receives a WaitContext first (the signal, the
  *   calling task, the program's memory) instead of the signal alone
+ * @property {boolean | number} [shield]  each call runs in a shield of its own (shields.mjs): true
+ *   for no deadline, or the deadline in milliseconds (a number above 0, or Infinity)
  */
 
 /**
@@ -134,6 +136,10 @@ export const identity = (v) => v;
  * @property {boolean} lendable  a task may wait here with its permit lent: what JSPI
  *   converts is the delivery, and the operation always returns a promise; derived from
  *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
+ *   or the wait is shielded (its shield ends when the wait path delivers)
+ * @property {number | null} shield  each call runs in a shield of its own with a deadline this
+ *   many ms after the call (Infinity: none); null for an ordinary wait. Only for waits
+ *   with neither `prepare` nor `now`, which end before the wait path could end the shield
  */
 
 /** A wait import before linking decides how the program reaches it. */
@@ -157,6 +163,8 @@ export function suspending(partial) {
   // A wait whose result is delivered as it is and never disposed can take
   // the value JSPI converts; any other keeps the operation's own value.
   const keepsResults = accept !== identity || discard !== null;
+  const shield = partial.shield ?? null;
+  if (shield !== null && (partial.prepare || partial.now)) throw new InternalError(`the shielded wait ${partial.name} has prepare or now`);
   /** @type {WaitSpec} */
   const spec = {
     name: partial.name,
@@ -172,9 +180,10 @@ export function suspending(partial) {
     discard,
     nativeDiscard: partial.nativeDiscard ?? null,
     keepsResults,
-    lendable: (partial.lendable ?? true) && !keepsResults,
+    lendable: (partial.lendable ?? true) && !keepsResults && shield === null,
     keepsArgs: partial.keepsArgs ?? true,
     resultType: partial.resultType ?? null,
+    shield,
   };
   return new WaitImport(spec);
 }
@@ -187,6 +196,9 @@ export function suspending(partial) {
  * @property {import('./sleepers.mjs').Sleepers} sleepers
  * @property {(entry: number, arg: number, drop: number) => number} dispatch  snail.dispatch
  * @property {(task: import('./tasks.mjs').Task) => boolean} cancel  a cancellation request
+ * @property {(task: import('./tasks.mjs').Task) => boolean} cancelTree  a cancellation request of a task's tree
+ * @property {(ms: number) => number} shieldBegin  snail.shield_begin: a status
+ * @property {() => number} shieldEnd  snail.shield_end: a status
  * @property {(what: string) => void} refuseReentry  throws while a disposer runs
  * @property {() => void} queuePump  grants from a microtask
  * @property {() => void} sync  takes note of a take of the permit in Wasm (the wait path's sync())
@@ -251,10 +263,12 @@ export function snailImports(hooks, extra = {}) {
       const t = handles.get(h);
       if (t && --t._handles === 0) handles.delete(h);
     },
+    // Whether the task's waits return cancelled now: inside a shield, only
+    // once the shield expired.
     cancel_requested: () => {
       hooks.sync();
       const t = sched.holder;
-      return t !== null && t._cancelRequested ? 1 : 0;
+      return t !== null && t._cancelNow ? 1 : 0;
     },
     cancel: (/** @type {number} */ h) => {
       hooks.refuseReentry('snail.cancel');
@@ -263,6 +277,15 @@ export function snailImports(hooks, extra = {}) {
       hooks.cancel(t);
       return Status.ok;
     },
+    cancel_tree: (/** @type {number} */ h) => {
+      hooks.refuseReentry('snail.cancel_tree');
+      const t = handles.get(h);
+      if (!t) return Status.invalid;
+      hooks.cancelTree(t);
+      return Status.ok;
+    },
+    shield_begin: (/** @type {number} */ ms) => hooks.shieldBegin(ms),
+    shield_end: () => hooks.shieldEnd(),
     ...extra,
   };
 }
@@ -295,6 +318,7 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       continue;
     }
     const { operation, discard, options } = value;
+    const shield = options.shield === undefined || options.shield === false ? null : options.shield === true ? Infinity : options.shield;
     const result = typeOf(moduleName, name)?.results[0];
     // The default statuses as the import's result type has them.
     const status = (/** @type {number} */ s) => (result === 'i64' ? BigInt(s) : s);
@@ -341,6 +365,7 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       discard: discard ?? null,
       nativeDiscard: null,
       resultType: result ?? null,
+      shield,
     });
   }
   return out;

@@ -16,6 +16,7 @@ import { WaitContext } from './imports.mjs';
 import { adoptEmscripten } from './emscripten.mjs';
 import { engineRefusal, probeDirectWaits } from './engine-probe.mjs';
 import { Task } from './tasks.mjs';
+import { cancelsTree } from './task.mjs';
 import {
   bestMacrotask, endsProcessQuietly, hasJspi, isSuspending, jspiAdvice, now as clockNow,
 } from './capabilities.mjs';
@@ -64,6 +65,12 @@ export { WaitContext };
  * @template R  what the operation fulfils with
  * @param {((signal: AbortSignal, ...args: A) => PromiseLike<R>) | ((context: WaitContext, ...args: A) => PromiseLike<R>)} operation
  * @param {(result: R, context: DisposeContext) => void} [discard]
+ * With the option `shield`, each call runs in a shield of its own: it runs,
+ * and delivers its result, although the task's cancellation was requested;
+ * its operation gets a signal that aborts only when the shield's deadline
+ * (`shield` milliseconds after the call; `true`: none) passes or close()
+ * gives up at its timeout, and then the wait ends cancelled (docs/bridge.md).
+ *
  * @param {SuspendOptions} [options]  what Wasm receives when the
  *   task was cancelled (`cancelled`, default Status.cancelled) or the operation
  *   rejected (`failed`, default Status.failed); 'reject' throws into Wasm instead
@@ -76,12 +83,16 @@ export function suspend(operation, discard, options = {}) {
   if (discard !== undefined && discard !== null && typeof discard !== 'function') {
     throw new SnailError(`the discard argument of suspend() must be a function, got ${typeof discard}`, { code: 'ERR_ARG' });
   }
-  checkOptionKeys('suspend()', options, ['cancelled', 'failed', 'context'], 'ERR_ARG');
+  checkOptionKeys('suspend()', options, ['cancelled', 'failed', 'context', 'shield'], 'ERR_ARG');
   if (options.context !== undefined && typeof options.context !== 'boolean') {
     throw new SnailError(`suspend() option context must be true or false, got ${typeof options.context}`, { code: 'ERR_ARG' });
   }
+  const { shield } = options;
+  if (shield !== undefined && typeof shield !== 'boolean' && !(typeof shield === 'number' && shield > 0)) {
+    throw new SnailError(`suspend() option shield must be true, false, or the shield's deadline in milliseconds (a number above 0, or Infinity), got ${typeof shield === 'number' ? String(shield) : describeValue(shield)}`, { code: 'ERR_ARG' });
+  }
   for (const [key, value] of Object.entries(options)) {
-    if (key === 'context') continue;
+    if (key === 'context' || key === 'shield') continue;
     // A misspelt 'reject' would reach Wasm as 0 (ok) for a numeric result.
     if (typeof value === 'string' && value !== 'reject') {
       throw new SnailError(`suspend() option ${key} is ${JSON.stringify(value)}: give the value Wasm receives (a number, a BigInt for i64) or 'reject'`, { code: 'ERR_ARG' });
@@ -259,6 +270,7 @@ function enteredBounds(options) {
  * @typedef {import('./services.mjs').Permissions} Permissions
  * @typedef {import('./storage-indexeddb.mjs').IndexedDBStorageOptions} IndexedDBStorageOptions
  * @typedef {import('./tasks.mjs').TaskStateName} TaskStateName
+ * @typedef {import('./task.mjs').CancelOptions} CancelOptions
  * @typedef {import('./emscripten.mjs').EmscriptenFactory} EmscriptenFactory
  * @typedef {import('./emscripten.mjs').EmscriptenOptions} EmscriptenOptions
  * @typedef {import('./page.mjs').RegisterOptions} RegisterOptions
@@ -337,6 +349,9 @@ function enteredBounds(options) {
  * @property {number[]} cancelled  ids of the tasks close() cancelled
  * @property {{ id: number, entry: string, state: TaskStateName, waitingOn: string | null }[]} stuck
  *   tasks still live when close() stopped waiting (only with a timeout)
+ * @property {{ id: number, entry: string, waitingOn: string | null }[]} shielded  tasks that
+ *   were inside a shield when close() stopped waiting, with what each waited on: their
+ *   shields expired then, so their waits ended cancelled (only with a timeout)
  * @property {number} pendingCleanups  asynchronous cleanups that had not settled
  * @property {{ task: number, operation: string, error: unknown }[]} disposerErrors
  *   disposers and drop functions that threw, over the runtime's life
@@ -636,15 +651,21 @@ export class Runtime {
    * resumes with the cancellation and unwinds before it leaves the live set; an
    * executing task sees it at its next wait or check.
    *
+   * With `{ children: true }`, of the task's tree too: every task it
+   * dispatched, transitively, also through tasks that finished (see
+   * `task.cancel()`); true if the task or a task of its tree was live.
+   *
    * The argument is a Task of this runtime or a task id, a positive integer
    * (`task.id`); an id no live task has gives false. Anything else (another
    * runtime's task, a string, 0, a negative or fractional number, NaN) is
    * refused with ERR_ARG.
    * @param {Task | number} taskOrId
+   * @param {CancelOptions} [options]
    * @returns {boolean} true if the task was live
    */
-  cancel(taskOrId) {
+  cancel(taskOrId, options) {
     this.bridge.refuseReentry('rt.cancel()');
+    const tree = cancelsTree('rt.cancel()', options);
     let task;
     if (taskOrId instanceof Task) {
       if (taskOrId._owner !== this.bridge) {
@@ -661,7 +682,7 @@ export class Runtime {
       throw new SnailError(`cancel() takes a Task or a task id, a positive integer (task.id), got ${describeValue(taskOrId)}`
         + (typeof taskOrId === 'string' && /^\d+$/.test(taskOrId) ? `; pass the number: cancel(${Number(taskOrId)})` : ''), { code: 'ERR_ARG' });
     }
-    return this.bridge.cancel(task);
+    return tree ? this.bridge.cancelTree(task) : this.bridge.cancel(task);
   }
 
   /**
@@ -709,12 +730,15 @@ export class Runtime {
       timedOut = (await Promise.race([everything.then(() => 'done'), expired])) === 'timeout';
       clearTimeout(timerId);
     }
+    // The timeout bounds shields too: their waits end cancelled now.
+    const shielded = timedOut ? this.bridge.cutShields() : [];
     const stuck = this.tasks().map((t) => ({ id: t.id, entry: t.entry, state: t.state, waitingOn: t.waitingOn }));
     let handlesReleased = 0;
     if (!timedOut) handlesReleased = this.bridge.finishClose();
     return {
       cancelled,
       stuck,
+      shielded,
       pendingCleanups: this.bridge.pendingCleanups,
       disposerErrors: this.bridge.disposerErrors,
       handlesReleased,

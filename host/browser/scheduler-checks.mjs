@@ -47,7 +47,7 @@ export function assertSchedulerInvariants(s) {
     // What mayLend() checks holds for as long as the lease does. Its task
     // holds the permit lent, or runs, having taken it (handOff()).
     if (lease !== s.holder || (s.lent !== lease && s.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
-    if (lease._cancelRequested) fail(`${lease} has the lease but its cancellation was requested`);
+    if (lease._cancelNow) fail(`${lease} has the lease but its waits are cancelled`);
     if (s.ready !== 0 || s.paused || s.exclusives !== 0 || s.releaseWaiters.length !== 0 || !s.turnActive) {
       fail(`${lease} has the lease, but ready ${s.ready}, paused ${s.paused}, exclusives ${s.exclusives}, release waiters ${s.releaseWaiters.length}, turn active ${s.turnActive}`);
     }

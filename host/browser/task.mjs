@@ -3,10 +3,30 @@
 // between the states; a queued task is only the fields of this class, so that
 // a million of them stay small, and what a task needs once it entered Wasm is
 // in its execution record (execution.mjs).
-import { CancelledError } from './errors.mjs';
+import { CancelledError, checkOptionKeys, InternalError, SnailError } from './errors.mjs';
 import { Execution } from './execution.mjs';
 
 /** @typedef {import('./execution.mjs').TaskOwner} TaskOwner */
+
+/**
+ * The options of `task.cancel()` and `rt.cancel()`.
+ * @typedef {object} CancelOptions
+ * @property {boolean} [children]  cancel the task's tree too: every task it dispatched, transitively
+ */
+
+/**
+ * Whether cancel() options ask for the tree; refuses anything else.
+ * @param {string} fn  for messages @param {unknown} options
+ */
+export function cancelsTree(fn, options) {
+  if (options === undefined) return false;
+  checkOptionKeys(fn, options, ['children'], 'ERR_ARG');
+  const children = options.children;
+  if (children !== undefined && typeof children !== 'boolean') {
+    throw new SnailError(`${fn}: option children must be true or false, got ${typeof children}`, { code: 'ERR_ARG' });
+  }
+  return children === true;
+}
 
 /** Task states. Live: queued, executing, suspended. Done: returned, failed, cancelled. */
 export const TaskState = Object.freeze({
@@ -61,7 +81,8 @@ export class Task {
    * Only the scheduler makes tasks (dispatch() and the program's own dispatch).
    * @internal
    * @param {number} id @param {string} entry
-   * @param {TaskOwner | null} [owner]  the runtime that cancel() asks
+   * @param {TaskOwner | Task | null} [owner]  the runtime that cancel() asks, or for a
+   *   child the task that dispatched it
    */
   constructor(id, entry, owner = null) {
     // A queued task is only these fields: a million of them must stay small.
@@ -74,14 +95,16 @@ export class Task {
     // entry returned (with HAS_VALUE): a finished task needs no execution record.
     this._seq = 0;
     // The state (S) in the low bits, then READY, BOOSTED, CANCEL, HANDLE,
-    // HAS_VALUE; `_s` and the flag properties read and write it.
+    // HAS_VALUE, SHIELD, CANCEL_NOW, TREE; `_s` and the flag properties read
+    // and write it.
     this._flags = /** @type {number} */ (S.queued);
     /** @type {null | { promise: Promise<Task>, resolve: (t: Task) => void, result: Promise<number> | null }} */
     this._done = null;
     this._slot = 0; // register-file slot; the carriers' words of the slot hold the entry, argument and drop function
     // The execution record once the task needs one; until then the runtime
-    // that cancel() asks, which the record then keeps.
-    /** @type {Execution | TaskOwner | null} */
+    // that cancel() asks, or for a child the task that dispatched it (its
+    // parent, whose runtime is the child's), which the record then keeps.
+    /** @type {Execution | TaskOwner | Task | null} */
     this._x = owner;
     /** @type {Task | null} neighbours in the live set (LiveSet) */
     this._lprev = null;
@@ -97,13 +120,33 @@ export class Task {
    */
   get _owner() {
     const x = this._x;
-    return x instanceof Execution ? x.owner : x;
+    if (x instanceof Execution) return x.owner;
+    return x instanceof Task ? x._owner : x;
   }
 
   /** @returns {Execution} the execution record, made on first use */
   get _exec() {
     const x = this._x;
-    return x instanceof Execution ? x : (this._x = new Execution(x));
+    if (x instanceof Execution) return x;
+    return (this._x = x instanceof Task ? new Execution(x._owner, x) : new Execution(x, null));
+  }
+
+  /**
+   * The task that dispatched this one (from Wasm), or the nearest task above
+   * it that can still be named (bridge.mjs, cancelTree()); null for a root
+   * task. Kept after either finished: a tree is cancelled through it.
+   * @returns {Task | null}
+   */
+  get _parent() {
+    const x = this._x;
+    if (x instanceof Execution) return x.parent;
+    return x instanceof Task ? x : null;
+  }
+  /** @param {Task | null} p */
+  set _parent(p) {
+    const x = this._x;
+    if (x instanceof Execution) x.parent = p;
+    else this._x = p ?? this._owner;
   }
 
   /** @returns {number} the state as a small integer (S); `state` names it */
@@ -135,9 +178,26 @@ export class Task {
   set _ready(v) { this._flags = v ? this._flags | READY : this._flags & ~READY; }
   get _boosted() { return (this._flags & BOOSTED) !== 0; }
   set _boosted(v) { this._flags = v ? this._flags | BOOSTED : this._flags & ~BOOSTED; }
-  /** Sticky: set once, never cleared. */
+  /** Sticky: set once, never cleared. Outside a shield the task's waits are cancelled from then on. */
   get _cancelRequested() { return (this._flags & CANCEL) !== 0; }
-  set _cancelRequested(v) { this._flags = v ? this._flags | CANCEL : this._flags & ~CANCEL; }
+  set _cancelRequested(v) {
+    if (!v) throw new InternalError(`${this}: a cancellation request is never withdrawn`);
+    this._flags |= (this._flags & SHIELD) !== 0 ? CANCEL : CANCEL | CANCEL_NOW;
+  }
+  /**
+   * Whether the task's waits end cancelled now: its cancellation was
+   * requested and no shield holds it off, or the shield it is in expired
+   * (its deadline passed, or close() gave up on it). The wait path reads
+   * this, never _cancelRequested. Shields (shields.mjs) keep it.
+   */
+  get _cancelNow() { return (this._flags & CANCEL_NOW) !== 0; }
+  set _cancelNow(v) { this._flags = v ? this._flags | CANCEL_NOW : this._flags & ~CANCEL_NOW; }
+  /** In a shield (shields.mjs has its records). */
+  get _shielded() { return (this._flags & SHIELD) !== 0; }
+  set _shielded(v) { this._flags = v ? this._flags | SHIELD : this._flags & ~SHIELD; }
+  /** Its tree was cancelled: a child it dispatches later outside a shield is cancelled at once. */
+  get _treeCancelled() { return (this._flags & TREE) !== 0; }
+  set _treeCancelled(v) { this._flags = v ? this._flags | TREE : this._flags & ~TREE; }
   /** Handles Wasm holds on this task: 0 or 1 (the parent that dispatched it). */
   get _handles() { return (this._flags & HANDLE) !== 0 ? 1 : 0; }
   set _handles(v) { this._flags = v > 0 ? this._flags | HANDLE : this._flags & ~HANDLE; }
@@ -214,9 +274,18 @@ export class Task {
    * Requests cancellation. A queued task is discarded at once; a suspended one
    * resumes with the cancellation and unwinds; an executing one sees it at its
    * next wait. Returns false if the task had already finished.
+   *
+   * With `{ children: true }`, of its tree too: every task it dispatched, the
+   * tasks those dispatched, and so on, whether the tasks between finished or
+   * not; it and they dispatch their later children cancelled. Returns false
+   * if neither the task nor any task of its tree was live.
+   * @param {CancelOptions} [options]
    */
-  cancel() {
-    return this._owner ? this._owner.cancel(this) : false;
+  cancel(options) {
+    const tree = cancelsTree('task.cancel()', options);
+    const owner = this._owner;
+    if (!owner) return false;
+    return tree ? owner.cancelTree(this) : owner.cancel(this);
   }
 
   toString() {
@@ -230,6 +299,66 @@ const BOOSTED = 16; // a start someone joins: may enter above the soft bound
 const CANCEL = 32; // cancellation was requested
 const HANDLE = 64; // the program holds a handle on this task
 const HAS_VALUE = 128; // finished, and _seq holds what its entry returned
+const SHIELD = 256; // in a shield: a cancellation request leaves its waits alone
+const CANCEL_NOW = 512; // its waits end cancelled now (_cancelNow)
+const TREE = 1024; // its tree was cancelled
+
+// Trees. A child keeps the task that dispatched it (Task._parent), also
+// after either finished, so that cancelling a task's tree reaches every live
+// task below it. A finished child whose handle the program released can never
+// be named again: when a task below it finishes, it skips such tasks in its
+// own link, so that a chain of tasks that each dispatch the next and return
+// holds on to no more than the last few.
+
+/**
+ * Whether a finished task can still be named to cancel its tree: a root task
+ * (JavaScript may hold it), or a child whose handle the program holds.
+ * @param {Task} task
+ */
+export function nameable(task) {
+  return task._parent === null || task._handles !== 0;
+}
+
+/**
+ * The nearest task from `p` up that is live or nameable.
+ * @param {Task | null} p
+ */
+export function nearestNameable(p) {
+  while (p !== null && p.finished && !nameable(p)) p = p._parent;
+  return p;
+}
+
+/**
+ * The live tasks below `root` in its tree (its descendants), oldest first.
+ * @param {Task} root @param {Iterable<Task>} live  the live set
+ * @returns {Task[]}
+ */
+export function treeOf(root, live) {
+  /** @type {Map<Task, boolean>} whether a task seen is in root's tree */
+  const seen = new Map([[root, true]]);
+  /** @type {Task[]} */
+  const members = [];
+  /** @type {Task[]} */
+  const path = [];
+  for (const t of live) {
+    /** @type {Task | null} */
+    let p = t;
+    let inTree = false;
+    while (p !== null) {
+      const known = seen.get(p);
+      if (known !== undefined) {
+        inTree = known;
+        break;
+      }
+      path.push(p);
+      p = p._parent;
+    }
+    for (const q of path) seen.set(q, inTree);
+    path.length = 0;
+    if (inTree && t !== root) members.push(t);
+  }
+  return members;
+}
 
 /** Execution.error of a task cancelled while it ran, until Task.error makes its CancelledError. */
 export const CANCELLED_LATER = Symbol('cancelled');

@@ -244,7 +244,7 @@ export class Scheduler {
   grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelRequested || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
+    if (task._cancelNow || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     this.lease = task;
     this.leaseFrom = this.turnSteps;

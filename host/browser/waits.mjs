@@ -131,6 +131,7 @@ export const outsideTask = (name) => new SnailError(`${name} was called outside 
  * @property {(Task | undefined)[]} slotTasks  the task owning each register-file slot
  * @property {{ readonly regs: import('./wasm/registers.mjs').RegisterFile }} files  the program's current register file
  * @property {import('./disposal.mjs').Disposal} disposal
+ * @property {import('./shields.mjs').Shields} shields  opens and ends the shield of a shielded import's wait
  * @property {((type: 'suspend' | 'resume', task: Task, extra: Record<string, unknown>) => void) | null} emit
  *   reports a task event to the trace; null when not tracing (a trace sees every
  *   suspension, so a traced wait never lends)
@@ -146,6 +147,7 @@ export class Waits {
     this.slotTasks = hooks.slotTasks;
     this.files = hooks.files;
     this.disposal = hooks.disposal;
+    this.shields = hooks.shields;
     this.emit = hooks.emit;
     this.guard = hooks.guard;
     /** Check every move of a wait, and the records where waits begin and end. */
@@ -185,7 +187,7 @@ export class Waits {
     // The loser waits on as an ordinary suspended task: its wrapper calls
     // `after` when it wakes.
     this.move(loser, lx, W.direct);
-    words.mayTake(loser._slot, /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelRequested);
+    words.mayTake(loser._slot, /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow);
     // The taker's wait ended in Wasm with what JSPI delivered, which is its
     // delivery (it may take the permit only then); the lease is its now.
     this.move(taker, tx, W.none);
@@ -226,7 +228,7 @@ export class Waits {
     tx.wait = spec;
     tx.waitArgs = null;
     const stride = words.waitStride;
-    i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelRequested ? 1 : 0;
+    i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
     i32[words.waitWord + taker._slot * stride] = 0;
     this.leaseSignal = tx.signal ?? this.signalOf(taker);
   }
@@ -243,8 +245,9 @@ export class Waits {
   }
 
   /**
-   * The task's cancellation was requested: its wait, if it waits, may not
-   * end in Wasm (it delivers the cancellation).
+   * The task's waits are cancelled now (its cancellation was requested, or
+   * its shield expired or ended): its wait, if it waits, may not end in Wasm
+   * (it delivers the cancellation).
    * @param {Task} task
    */
   cancelled(task) {
@@ -315,7 +318,7 @@ export class Waits {
           signal = waits.leaseSignal;
         } else {
           task = sched.holder;
-          if (task === null || disposal.running || waits.emit !== null || task._cancelRequested || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
+          if (task === null || disposal.running || waits.emit !== null || task._cancelNow || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
           const x = waits.lendAcross(task, spec, null);
           signal = x.signal ?? waits.signalOf(task);
         }
@@ -363,12 +366,15 @@ export class Waits {
       // goes on.
       waits.move(task, x, W.begun);
       disposal.refuseReentry(spec.name);
-      // A cancelled task's later waits end at once; it keeps the permit. Each
+      // A shielded import's wait runs in a shield of its own.
+      if (spec.shield !== null) waits.shields.beginWait(task, spec.shield, spec.name);
+      // A cancelled task's later waits end at once (outside a shield that
+      // holds the cancellation off); it keeps the permit. Each
       // counts as a step of the turn: once the budget is used up, the wait
       // gives the permit up and its resumption (cancelled) comes after the
       // event loop's turn, or a program that loops on waits without looking
       // at their status would starve the event loop.
-      if (task._cancelRequested) {
+      if (task._cancelNow) {
         if (sched.takeStep()) {
           waits.move(task, x, W.none);
           return waits.deliverNow(waits.cancelDelivery(spec, task));
@@ -515,7 +521,7 @@ export class Waits {
       if (x.mode !== W.direct) this.move(task, x, W.direct);
       x.op = operation;
       // A wait that delivers what JSPI converts may end in Wasm.
-      this.words.mayTake(task._slot, spec.lendable && !task._cancelRequested);
+      this.words.mayTake(task._slot, spec.lendable && !task._cancelNow);
       if (spec.keepsResults) operation.then(x.onOk ??= this.onOk(task), x.onErr ??= this.onErr(task));
       this.sched.pump(false);
       return operation;
@@ -575,7 +581,7 @@ export class Waits {
       this.words.mayTake(slot, false);
       if (outcome === Outcome.rejected && mayBeConversion(value, x.op)) return this.checkFailure(task, x, value, zero);
     }
-    if (!task._cancelRequested && this.sched.claim(task)) {
+    if (!task._cancelNow && this.sched.claim(task)) {
       // Nothing is ahead and the turn has budget (a permit lent to a task
       // that still waits is taken back for it): the task takes the permit
       // here, without the ready queue.
@@ -675,7 +681,7 @@ export class Waits {
     const x = task._exec;
     this.words.clearLent();
     this.move(task, x, W.direct);
-    this.words.mayTake(task._slot, /** @type {WaitSpec} */ (x.wait).lendable && !task._cancelRequested);
+    this.words.mayTake(task._slot, /** @type {WaitSpec} */ (x.wait).lendable && !task._cancelNow);
     this.words.setCurrent(0);
   }
 
@@ -788,6 +794,7 @@ export class Waits {
     x.op = null;
     x.outcome = Outcome.pending;
     x.result = undefined;
+    if (spec.shield !== null) this.shields.endWait(task, spec.name);
     return taken;
   }
 
@@ -832,9 +839,11 @@ export class Waits {
     const reject = x.gateReject;
     x.gate = null;
     x.gateReject = null;
+    // Read before the wait ends: a shielded import's shield ends with it.
+    const cancelled = task._cancelNow;
     const taken = this.takeWait(task, x);
     let delivery;
-    if (task._cancelRequested) {
+    if (cancelled) {
       // Sticky: even a result that was already queued resumes as cancelled.
       // Disposers run outside any task, on the defaults.
       if (taken.outcome === Outcome.fulfilled) this.disposal.dispose(taken.spec, task, taken.result);
@@ -848,7 +857,7 @@ export class Waits {
       this.words.setCurrent(task._slot);
       delivery = this.deliver(task, taken);
     }
-    if (this.emit !== null) this.emit('resume', task, { cancelled: task._cancelRequested });
+    if (this.emit !== null) this.emit('resume', task, { cancelled });
     if (gate === null || reject === null) {
       // Granted before its continuation made a gate: the continuation takes
       // the delivery from the record.

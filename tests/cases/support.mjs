@@ -2,7 +2,7 @@
 // programs with their `test` imports, controlling event-loop turns, and the
 // check that a closed runtime left nothing behind. The same code runs under
 // node:test and in Chromium.
-import { bestMacrotask } from '../../host/browser/capabilities.mjs';
+import { bestMacrotask, now } from '../../host/browser/capabilities.mjs';
 import { Runtime, suspend } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
 
@@ -29,6 +29,21 @@ export async function until(predicate, what, maxTurns = 5000) {
     await nextTurn();
   }
   throw new Error(`gave up after ${maxTurns} turns waiting for ${what}`);
+}
+
+/**
+ * Waits, turn by turn, until `predicate()` holds, for what a host timer
+ * brings (a deadline passing). A number of turns is no bound for that: an
+ * idle engine runs thousands of turns before a 30 ms timer fires. Gives up
+ * after `ms` milliseconds instead.
+ * @param {() => boolean} predicate @param {string} what @param {number} [ms]
+ */
+export async function untilTimer(predicate, what, ms = 10_000) {
+  const start = now();
+  while (!predicate()) {
+    if (now() - start > ms) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
+    await nextTurn();
+  }
 }
 
 /**
@@ -224,6 +239,63 @@ export async function loadCancellation(ctx, options = {}) {
   return { rt, events, ops, disposed, cleanup, liveBuffers };
 }
 
+/** Event kinds of tests/programs/cleanup.cpp and cleanup_c.c. */
+export const CLEANUP_EV = Object.freeze({ unwound: 1, wait: 2, requested: 3, status: 4, ran: 5, dropped: 6 });
+
+/**
+ * Loads cleanup.wasm (or `program`: cleanup_c.wasm). `test.op(n)` is an
+ * operation the case settles by hand (`ops`), with a disposer (`disposed`);
+ * it rejects when its signal aborts, unless `stubborn`. `test.op_shielded(n)`
+ * is the same operation declared with suspend()'s option `shield` (default
+ * true). `test.pause(n)`, a wait without a disposer, resolves to n (or as
+ * `pause` does).
+ * @param {CaseContext} ctx
+ * @param {import('../../host/browser/index.mjs').RuntimeOptions & { program?: string, stubborn?: boolean,
+ *   shield?: boolean | number, pause?: unknown, onEvent?: Function }} [options]
+ */
+export async function loadCleanup(ctx, options = {}) {
+  /** @type {{ kind: number, a: number, b: number }[]} */
+  const events = [];
+  /** @type {ControlledOp[]} */
+  const ops = [];
+  /** @type {unknown[]} */
+  const disposed = [];
+  const { program = 'cleanup', stubborn = false, shield = true, pause, onEvent, ...rest } = options;
+  /** @type {Runtime} */
+  let rt;
+  const operation = (/** @type {AbortSignal} */ signal, /** @type {number} */ n) => new Promise((resolve, reject) => {
+    /** @type {ControlledOp} */
+    const entry = {
+      n, signal, settled: false,
+      resolve: (v) => { entry.settled = true; resolve(v); },
+      reject: (e) => { entry.settled = true; reject(e); },
+    };
+    ops.push(entry);
+    if (!stubborn) {
+      if (signal.aborted) entry.reject(signal.reason);
+      else signal.addEventListener('abort', () => entry.reject(signal.reason), { once: true });
+    }
+  });
+  const discard = (/** @type {unknown} */ result) => { disposed.push(result); };
+  rt = await Runtime.load(ctx.program(program), {
+    checkInvariants: true,
+    stdout: () => {},
+    ...rest,
+    imports: {
+      test: {
+        event: (/** @type {number} */ kind, /** @type {number} */ a, /** @type {number} */ b) => {
+          events.push({ kind, a, b });
+          if (onEvent) onEvent({ kind, a, b }, rt);
+        },
+        op: suspend(operation, discard),
+        op_shielded: suspend(operation, discard, { shield }),
+        pause: pause ?? suspend((_signal, n) => Promise.resolve(n)),
+      },
+    },
+  });
+  return { rt, events, ops, disposed };
+}
+
 /** What services.cpp's storage_roundtrip prints, whichever storage backs it. */
 export const STORAGE_ROUNDTRIP = [
   'put a ok', 'put b ok', 'put other ok',
@@ -256,6 +328,7 @@ export function assertQuiet(rt) {
     ready: s.ready, entered: s.entered, carriers: s.carriers, stacksInUse: s.stacksInUse,
     slotsInUse: s.slotsInUse, handles: s.handles, pendingGates: s.pendingGates,
     pendingCleanups: s.pendingCleanups, armedListeners: s.armedListeners, armedTimers: s.armedTimers,
+    shielded: s.shielded,
   };
   const nonZero = Object.fromEntries(Object.entries(gauges).filter(([, v]) => v !== 0));
   assert.deepEqual(nonZero, {}, 'gauges left non-zero after close()');

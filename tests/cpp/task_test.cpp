@@ -167,3 +167,47 @@ TEST_F(task_test, cancel_goes_to_the_host_with_the_handle_and_empty_handles_are_
   EXPECT_EQ(empty.cancel(), snail::status::invalid);
   EXPECT_EQ(test_host::host().cancelled.size(), 2u);
 }
+
+TEST_F(task_test, cancel_tree_goes_to_the_host_with_the_handle_and_empty_handles_are_invalid) {
+  snail::task t = snail::dispatch(&plain_entry, 1);
+  EXPECT_EQ(t.cancel_tree(), snail::status::ok);
+  EXPECT_EQ(snail::cancel_tree(t), snail::status::ok);
+  EXPECT_EQ(test_host::host().trees_cancelled, (std::vector<std::int32_t>{1, 1}));
+  EXPECT_TRUE(test_host::host().cancelled.empty());
+  snail::task empty;
+  EXPECT_EQ(empty.cancel_tree(), snail::status::invalid);
+  EXPECT_EQ(test_host::host().trees_cancelled.size(), 2u);
+}
+
+TEST_F(task_test, a_shield_begins_with_its_timeout_and_ends_once_when_destroyed) {
+  {
+    snail::shield outer;
+    EXPECT_EQ(outer.begun(), snail::status::ok);
+    {
+      snail::shield inner(250);
+      EXPECT_EQ(inner.begun(), snail::status::ok);
+      EXPECT_EQ(test_host::host().shields_open, 2);
+    }
+    EXPECT_EQ(test_host::host().shields_open, 1);
+    EXPECT_EQ(test_host::host().shields_ended, 1);
+  }
+  EXPECT_EQ(test_host::host().shields_open, 0);
+  EXPECT_EQ(test_host::host().shields_ended, 2);
+  ASSERT_EQ(test_host::host().shields_begun.size(), 2u);
+  EXPECT_EQ(test_host::host().shields_begun[0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(test_host::host().shields_begun[1], 250);
+}
+
+TEST_F(task_test, a_shield_that_did_not_begin_ends_nothing) {
+  {
+    snail::shield open;
+    {
+      snail::shield bad(-1);
+      EXPECT_EQ(bad.begun(), snail::status::invalid);
+    }
+    // The invalid one did not end the valid one.
+    EXPECT_EQ(test_host::host().shields_open, 1);
+    EXPECT_EQ(test_host::host().shields_ended, 0);
+  }
+  EXPECT_EQ(test_host::host().shields_ended, 1);
+}

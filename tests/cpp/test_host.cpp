@@ -49,4 +49,23 @@ int32_t snail_cancel(int32_t handle) {
   return SNAIL_OK;
 }
 
+int32_t snail_cancel_tree(int32_t handle) {
+  host().trees_cancelled.push_back(handle);
+  return SNAIL_OK;
+}
+
+int32_t snail_shield_begin(double timeout_ms) {
+  host().shields_begun.push_back(timeout_ms);
+  if (!(timeout_ms >= 0)) return SNAIL_INVALID;
+  ++host().shields_open;
+  return SNAIL_OK;
+}
+
+int32_t snail_shield_end(void) {
+  if (host().shields_open == 0) return SNAIL_INVALID;
+  --host().shields_open;
+  ++host().shields_ended;
+  return SNAIL_OK;
+}
+
 }  // extern "C"

@@ -20,6 +20,10 @@ struct state {
   std::vector<std::int32_t> released;
   std::vector<std::int32_t> joined;
   std::vector<std::int32_t> cancelled;
+  std::vector<std::int32_t> trees_cancelled;
+  std::vector<double> shields_begun;  // the timeouts of shield_begin, valid or not
+  std::int32_t shields_open = 0;
+  std::int32_t shields_ended = 0;
   std::vector<double> slept;
   std::int32_t yields = 0;
   std::int32_t next_handle = 1;

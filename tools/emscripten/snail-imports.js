@@ -11,6 +11,7 @@
 (function () {
   var names = [
     'sleep', 'yield', 'join', 'dispatch', 'result', 'release', 'cancel_requested', 'cancel',
+    'cancel_tree', 'shield_begin', 'shield_end',
     'module_load', 'module_function',
     'event_wait', 'storage_get', 'storage_put', 'storage_delete', 'storage_list', 'fetch',
     'frame_wait', 'idle_wait', 'file_read', 'file_write', 'stdin_line',

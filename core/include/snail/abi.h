@@ -85,13 +85,36 @@ int32_t snail_result(int32_t handle) SNAIL_IMPORT(result);
 /* Gives up the handle. The task keeps running; only the handle is gone. */
 void snail_release(int32_t handle) SNAIL_IMPORT(release);
 
-/* 1 if cancellation of the calling task was requested, else 0. Never suspends. */
+/* 1 if cancellation of the calling task was requested, else 0; inside a
+ * shield, 1 only once the shield expired (its waits return SNAIL_CANCELLED).
+ * Never suspends. */
 int32_t snail_cancel_requested(void) SNAIL_IMPORT(cancel_requested);
 
 /* Requests cancellation of the task `handle` (see docs/abi.md, "Cancellation").
  * SNAIL_OK, also for a task that has already finished; SNAIL_INVALID for an
  * unknown handle. Never suspends. */
 SNAIL_NODISCARD int32_t snail_cancel(int32_t handle) SNAIL_IMPORT(cancel);
+
+/* Requests cancellation of the task `handle` and of its tree: every task it
+ * dispatched, the tasks those dispatched, and so on, also through tasks that
+ * have finished; each dispatches its later children cancelled (docs/abi.md,
+ * "Cancelling a tree"). SNAIL_OK, also when they have all finished;
+ * SNAIL_INVALID for an unknown handle. Never suspends. */
+SNAIL_NODISCARD int32_t snail_cancel_tree(int32_t handle) SNAIL_IMPORT(cancel_tree);
+
+/* Begins a shield (docs/abi.md, "Shields"): until the matching
+ * snail_shield_end, the calling task's waits run as though its cancellation
+ * had not been requested, and snail_cancel_requested returns 0, for at most
+ * `timeout_ms` milliseconds (INFINITY: no deadline; a shield inside another
+ * ends no later than the outer one). Once the deadline passed, or the runtime's
+ * close() gave up at its timeout, the waits inside return SNAIL_CANCELLED.
+ * SNAIL_OK, or SNAIL_INVALID for a negative or NaN timeout (no shield began).
+ * Never suspends. */
+SNAIL_NODISCARD int32_t snail_shield_begin(double timeout_ms) SNAIL_IMPORT(shield_begin);
+
+/* Ends the calling task's innermost shield. SNAIL_OK, or SNAIL_INVALID when
+ * the task is in no shield. Never suspends. */
+int32_t snail_shield_end(void) SNAIL_IMPORT(shield_end);
 
 /* Host services (docs/abi.md, "Host services"). Every one suspends and returns
  * a status. Strings and bytes are (pointer, length) pairs; `out`, when not 0,

@@ -24,9 +24,24 @@
  *   }
  *
  * The raw imports (snail_sleep, snail_yield, snail_join, snail_result,
- * snail_release, snail_cancel, snail_cancel_requested and the host services)
- * are declared in <snail/abi.h>, which this header includes; they are C
- * functions already, and their statuses are the SNAIL_* values.
+ * snail_release, snail_cancel, snail_cancel_tree, snail_cancel_requested,
+ * snail_shield_begin, snail_shield_end and the host services) are declared in
+ * <snail/abi.h>, which this header includes; they are C functions already, and
+ * their statuses are the SNAIL_* values.
+ *
+ * Cleanup that must wait after a cancellation (a rollback, a flush) runs
+ * between snail_shield_begin and snail_shield_end: its waits run as though
+ * the task had not been cancelled, for at most the shield's timeout:
+ *
+ *   if (write_block(...) == SNAIL_CANCELLED) {
+ *     if (snail_shield_begin(1000) == SNAIL_OK) {   // at most one second
+ *       (void)rollback(...);                         // waits, and they run
+ *       snail_shield_end();
+ *     }
+ *     return -1;                                     // cancelled again: unwind
+ *   }
+ *
+ * snail_cancel_tree(handle) cancels a child with every task below it.
  */
 #ifndef SNAIL_SNAIL_H
 #define SNAIL_SNAIL_H

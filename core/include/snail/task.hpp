@@ -7,6 +7,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -91,6 +92,15 @@ class task {
     return handle_ > 0 ? status_from_abi(snail_cancel(handle_)) : status::invalid;
   }
 
+  // Requests cancellation of the task and of its tree: every task it
+  // dispatched, the tasks those dispatched, and so on, also through tasks
+  // that have finished (a child that outlived its parent is reached); each
+  // dispatches its later children cancelled, except inside a shield. ok,
+  // also when they have all finished; invalid for an empty handle.
+  status cancel_tree() noexcept {
+    return handle_ > 0 ? status_from_abi(snail_cancel_tree(handle_)) : status::invalid;
+  }
+
   // Releases the handle now (the task keeps running).
   void reset() noexcept {
     if (handle_ > 0) snail_release(handle_);
@@ -104,6 +114,38 @@ class task {
 
 // Requests cancellation of `t`; the same as t.cancel().
 inline status cancel(task& t) noexcept { return t.cancel(); }
+
+// Requests cancellation of `t` and its tree; the same as t.cancel_tree().
+inline status cancel_tree(task& t) noexcept { return t.cancel_tree(); }
+
+// A shield: while it lives, the calling task's waits run as though its
+// cancellation had not been requested (and cancel_requested() is false), for
+// cleanup that must still wait, such as a rollback. When its deadline passes
+// (`timeout_ms` after it began; by default none), or the runtime's close()
+// gives up at its timeout, the waits inside return status::cancelled. A
+// shield inside another ends no later than the outer one. Once the shield is
+// destroyed, a cancelled task's waits return cancelled again, and it unwinds.
+//
+//   if (write(block) == snail::status::cancelled) {
+//     snail::shield cleanup(1000);  // at most a second
+//     rollback();                   // its waits run
+//   }                               // cancelled again from here on
+class shield {
+ public:
+  [[nodiscard]] explicit shield(double timeout_ms = std::numeric_limits<double>::infinity()) noexcept
+      : begun_(status_from_abi(snail_shield_begin(timeout_ms))) {}
+  shield(const shield&) = delete;
+  shield& operator=(const shield&) = delete;
+  ~shield() {
+    if (begun_ == status::ok) static_cast<void>(snail_shield_end());
+  }
+
+  // ok, or invalid when the timeout was negative or NaN (no shield began).
+  status begun() const noexcept { return begun_; }
+
+ private:
+  status begun_;
+};
 
 
 
