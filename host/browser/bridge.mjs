@@ -160,7 +160,7 @@ export class Bridge {
       fn();
     } catch (error) {
       const internal = error instanceof InternalError ? error : new InternalError(`unexpected exception in the scheduler: ${error instanceof Error ? error.stack : String(error)}`);
-      this.scheduler.breakDown(internal);
+      this.scheduler.intervals.breakDown(internal);
       console.error(internal);
     }
   }
@@ -633,12 +633,12 @@ export class Bridge {
 
   /** Resolves when the live set is empty. */
   drain() {
-    return this.scheduler.drain();
+    return this.scheduler.intervals.drain();
   }
 
   /** The internal error that broke the runtime down, or null. */
   get broken() {
-    return this.scheduler.broken;
+    return this.scheduler.intervals.broken;
   }
 
   /** The live tasks, oldest first. */
@@ -656,7 +656,7 @@ export class Bridge {
   /** The bounds the scheduler applies. */
   get limits() {
     const s = this.scheduler;
-    return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
+    return { maxEntered: s.maxEntered, hardMaxEntered: s.hardMaxEntered, maxSteps: s.turn.maxSteps, maxTimeMs: s.turn.maxTimeMs };
   }
 
   /** close() begins: no new work from Wasm; carriers end rather than park. */
@@ -683,7 +683,7 @@ export class Bridge {
   finishClose() {
     const released = this.handles.size;
     this.handles.clear();
-    this.scheduler.disposeKeepAlive();
+    this.scheduler.intervals.disposeKeepAlive();
     return released;
   }
 

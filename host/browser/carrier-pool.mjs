@@ -101,7 +101,7 @@ export class CarrierPool {
       // a runtime dropped without close() leaves nothing in Node's timers.
       if (this.sched.live.size !== 0) return;
       this.releaseIdle();
-      this.sched.disposeKeepAliveIfIdle();
+      this.sched.intervals.disposeKeepAliveIfIdle();
     };
     this.runQueuedPump = () => {
       hooks.sync();

@@ -23,12 +23,12 @@ export class RuntimeInternals {
 
   /** The promise drain() hands out in this interval, or null when no drain() waits. */
   get drainPromise() {
-    return this.bridge.scheduler.drainWaiter?.promise ?? null;
+    return this.bridge.scheduler.intervals.drainWaiter?.promise ?? null;
   }
 
   /** The live set emptied within a turn still in progress: the keep-alive goes at the turn's end. */
   get keepAliveReleasePending() {
-    return this.bridge.scheduler.releasePending;
+    return this.bridge.scheduler.intervals.releasePending;
   }
 
   /**
@@ -37,21 +37,21 @@ export class RuntimeInternals {
    * @param {{ maxSteps: number, maxTimeMs: number }} budget
    */
   setTurnBudget(budget) {
-    const s = this.bridge.scheduler;
-    const before = { maxSteps: s.maxSteps, maxTimeMs: s.maxTimeMs };
-    s.maxSteps = budget.maxSteps;
-    s.maxTimeMs = budget.maxTimeMs;
+    const turn = this.bridge.scheduler.turn;
+    const before = { maxSteps: turn.maxSteps, maxTimeMs: turn.maxTimeMs };
+    turn.maxSteps = budget.maxSteps;
+    turn.maxTimeMs = budget.maxTimeMs;
     return before;
   }
 
   /** The process keep-alive token the scheduler holds while tasks are live. */
   get keepAlive() {
-    return this.bridge.scheduler.keepAlive;
+    return this.bridge.scheduler.intervals.keepAlive;
   }
 
   /** Replaces the keep-alive token (a control: a token that holds nothing). @param {{ hold: () => void, release: () => void, dispose?: () => void }} token */
   set keepAlive(token) {
-    this.bridge.scheduler.keepAlive = token;
+    this.bridge.scheduler.intervals.keepAlive = token;
   }
 
   /**

@@ -37,8 +37,8 @@ export function assertSchedulerInvariants(s) {
     fail(`entered is ${s.entered}, executing + suspended is ${seen[S.executing] + seen[S.suspended]}`);
   }
   if (s.entered > s.hardMaxEntered) fail(`${s.entered} tasks entered, above the hard bound`);
-  if (s.live.size === 0 && s.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
-  if (s.paused && !s.turnActive) fail('paused without a pending turn-end macrotask');
+  if (s.live.size === 0 && s.intervals.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
+  if (s.turn.paused && !s.turn.active) fail('paused without a pending turn-end macrotask');
   if (s.lent !== null && s.engine.lendParked(s.lent) && s.lent !== s.holder) {
     fail(`${s.lent} waits with a lent permit it does not hold`);
   }
@@ -48,12 +48,12 @@ export function assertSchedulerInvariants(s) {
     // holds the permit lent, or runs, having taken it (handOff()).
     if (lease !== s.holder || (s.lent !== lease && s.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
     if (lease._cancelNow) fail(`${lease} has the lease but its waits are cancelled`);
-    if (s.ready !== 0 || s.paused || s.exclusives !== 0 || s.releaseWaiters.length !== 0 || !s.turnActive) {
-      fail(`${lease} has the lease, but ready ${s.ready}, paused ${s.paused}, exclusives ${s.exclusives}, release waiters ${s.releaseWaiters.length}, turn active ${s.turnActive}`);
+    if (s.ready !== 0 || s.turn.paused || s.exclusives !== 0 || s.releaseWaiters.length !== 0 || !s.turn.active) {
+      fail(`${lease} has the lease, but ready ${s.ready}, paused ${s.turn.paused}, exclusives ${s.exclusives}, release waiters ${s.releaseWaiters.length}, turn active ${s.turn.active}`);
     }
     const next = s.byState[S.queued] !== 0 ? s.pickNext() : null;
     if (next !== null) fail(`${lease} has the lease, but ${next} could be granted the permit`);
-    if (s.leaseEnd > s.maxSteps || s.turnSteps > s.leaseEnd) fail(`the lease ends at step ${s.leaseEnd}, the turn is at ${s.turnSteps} of ${s.maxSteps}`);
+    if (s.leaseEnd > s.turn.maxSteps || s.turn.steps > s.leaseEnd) fail(`the lease ends at step ${s.leaseEnd}, the turn is at ${s.turn.steps} of ${s.turn.maxSteps}`);
   }
   if (s.holder === null) {
     const off = s.engine.registersOffDefaults();

@@ -7,78 +7,39 @@
 // scheduler grants it the permit.
 //
 // Short tasks advance through microtasks. After a bounded number of grants, or a
-// bounded time, the scheduler stops granting and waits for one event-loop turn
-// through the environment's macrotask source, so timers and input are served. It
-// never spins: when nothing is ready it does nothing at all.
-import { InternalError, SnailError } from './errors.mjs';
+// bounded time (the turn's budget, turn.mjs), the scheduler stops granting and
+// waits for one event-loop turn through the environment's macrotask source, so
+// timers and input are served. It never spins: when nothing is ready it does nothing.
+import { InternalError } from './errors.mjs';
+import { Intervals } from './intervals.mjs';
 import { LiveSet, TaskQueue } from './queues.mjs';
 import { assertSchedulerInvariants } from './scheduler-checks.mjs';
+import { checkEngine, positiveInteger } from './scheduler-options.mjs';
 import { CANCELLED_LATER, LEGAL_TRANSITIONS, S, STATE_NAMES, Task, TaskState } from './task.mjs';
+import { Turn } from './turn.mjs';
 
 export { CANCELLED_LATER, LiveSet, S, Task, TaskState };
 
-/** @typedef {import('./task.mjs').TaskStateName} TaskStateName */
-
 /**
- * What the scheduler asks of its engine (the JSPI bridge; a fake one in the
- * scheduler's unit tests). Every callback is given at construction.
- * @typedef {object} SchedulerEngine
- * @property {(task: Task, fromTopLevel: boolean) => void} enter  start a granted task's Wasm
- * @property {(task: Task) => void} resume  a granted resumption: deliver to the task's Wasm
- * @property {(task: Task) => boolean} lendParked  whether the task the permit is lent to
- *   still waits (its Wasm did not take the permit back yet)
- * @property {(task: Task) => void} reclaimed  the lent permit was taken back from this
- *   task, which still waits: it becomes an ordinary suspended task on the engine's side
- * @property {() => void} exclusiveEnded  the last exclusive section ended: grants may resume
- *   (resumptions made ready meanwhile wait for a pump)
- * @property {() => string | null} registersOffDefaults  for the invariant check: which
- *   register does not hold its default now, or null
- * @property {() => string | null} engineProblem  for the invariant check: what breaks the
- *   engine's own invariants now (a step it took that the scheduler has not seen), or null
- * @property {() => void} leaseEnded  the lease ended: whatever the engine lets the lease's
- *   waits and wakes do without the scheduler stops
- * @property {(start: Task) => void} admissionBlocked  nothing can be granted and the hard
- *   bound on entered tasks keeps this joined start out: if no entered task can ever go on
- *   (each waits for a start, directly or through the tasks it joins), fail it (failQueued())
- *
- * @typedef {object} SchedulerOptions
- * @property {number} [maxSteps]  grants per event-loop turn (default 4096)
- * @property {number} [maxTimeMs]  time per event-loop turn in ms (default 0.5)
- * @property {number} [maxEntered]  tasks that may enter Wasm (soft bound for new starts)
- * @property {number} [hardMaxEntered]  absolute bound, joined children included
- * @property {(callback: () => void) => void} [macrotask]  yields one event-loop turn
- * @property {() => number} [now]  monotonic clock in ms
- * @property {{ hold: () => void, release: () => void, dispose?: () => void }} [keepAlive]  held while tasks are live
- * @property {boolean} [checkInvariants]  run assertInvariants() after every step
- * @property {number} [timeCheckEvery]  read the clock at most this many steps apart (default 1024);
- *   sooner when the steps so far were slow: about every sixteenth of maxTimeMs
+ * @typedef {import('./task.mjs').TaskStateName} TaskStateName
+ * @typedef {import('./scheduler-options.mjs').SchedulerEngine} SchedulerEngine
+ * @typedef {import('./scheduler-options.mjs').SchedulerOptions} SchedulerOptions
  */
-
-/** Every callback a SchedulerEngine has. */
-const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded', 'admissionBlocked']));
 
 export class Scheduler {
   /** @param {SchedulerEngine} engine @param {SchedulerOptions} [options] */
   constructor(engine, options = {}) {
-    for (const callback of ENGINE_CALLBACKS) {
-      if (typeof engine?.[callback] !== 'function') throw new InternalError(`the scheduler's engine has no ${callback}()`);
-    }
+    checkEngine(engine);
     this.engine = engine;
-    this.maxSteps = positiveInteger(options.maxSteps ?? 4096, 'maxSteps');
-    this.maxTimeMs = positiveNumber(options.maxTimeMs ?? 0.5, 'maxTimeMs');
+    /** The turn's budget of steps and time; its end comes through `macrotask`. */
+    this.turn = new Turn(options, () => this.turnEnded());
     this.hardMaxEntered = positiveInteger(options.hardMaxEntered ?? 16000, 'hardMaxEntered');
     this.maxEntered = Math.min(positiveInteger(options.maxEntered ?? 10000, 'maxEntered'), this.hardMaxEntered);
-    // Reading the clock costs more than a step (about 0.35 µs in Chromium,
-    // whose steps take 0.1 µs), so it is read every few steps: about every
-    // sixteenth of the time budget at the pace of the steps so far, and at
-    // most this many apart (turnTimeUsed()).
-    this.timeCheckEvery = positiveInteger(options.timeCheckEvery ?? 1024, 'timeCheckEvery');
-    this.macrotask = options.macrotask ?? ((cb) => setTimeout(cb, 0));
-    this.now = options.now ?? (() => Date.now());
-    this.keepAlive = options.keepAlive ?? { hold() {}, release() {} };
     this.checkInvariants = options.checkInvariants ?? false;
 
     this.live = new LiveSet();
+    /** The keep-alive token and drain()'s waiter: what holds while the live set is not empty. */
+    this.intervals = new Intervals(this.live, options.keepAlive ?? { hold() {}, release() {} });
     /** The task holding the execution permit, or null. */
     this.holder = /** @type {Task | null} */ (null);
     /**
@@ -107,24 +68,13 @@ export class Scheduler {
      */
     this.lease = null;
     this.leaseEnd = 0;
-    this.leaseFrom = 0; // turnSteps when granted
+    this.leaseFrom = 0; // the turn's steps when granted
     this.resumptions = new TaskQueue();
     this.boostedStarts = new TaskQueue();
     this.starts = new TaskQueue();
     this.seq = 0;
 
-    this.turnActive = false; // a turn-end macrotask is pending
-    this.turnSteps = 0;
-    this.turnStart = 0;
-    this.nextClockCheck = 0; // the turn step at which the clock is read next
-    this.paused = false; // budget exhausted: waiting for the turn-end macrotask
     this.pumping = false;
-    this.releasePending = false; // the live set emptied in a turn in progress: the keep-alive goes at its end
-
-    /** @type {{ promise: Promise<void>, resolve: () => void, reject: (e: unknown) => void } | null} what drain() returns until the live set empties */
-    this.drainWaiter = null;
-    /** @type {unknown} set when an internal error broke the scheduler */
-    this.broken = null;
     this.exclusives = 0; // while above 0, no grants: something runs between tasks
     /** @type {(() => void)[]} */
     this.releaseWaiters = [];
@@ -136,23 +86,24 @@ export class Scheduler {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0,
     };
-    this.onTurnEnd = () => {
-      this.revokeLease();
-      this.turnActive = false;
-      if (this.releasePending) {
-        this.releasePending = false;
-        this.keepAlive.release();
+  }
+
+  /**
+   * The turn-end macrotask: the event loop had its turn. The lease ends, a
+   * keep-alive the turn kept goes, and grants resume if the turn was paused.
+   */
+  turnEnded() {
+    this.revokeLease();
+    const paused = this.turn.end();
+    this.intervals.turnEnded();
+    if (paused) {
+      try {
+        this.pump(true);
+      } catch (error) {
+        this.intervals.breakDown(error);
+        console.error(error);
       }
-      if (this.paused) {
-        this.paused = false;
-        try {
-          this.pump(true);
-        } catch (error) {
-          this.breakDown(error);
-          console.error(error);
-        }
-      }
-    };
+    }
   }
 
   /**
@@ -181,9 +132,7 @@ export class Scheduler {
     }
     if (this.live.size === 0) {
       this.totals.intervals++;
-      // Still held if the last interval ended in this turn.
-      if (this.releasePending) this.releasePending = false;
-      else this.keepAlive.hold();
+      this.intervals.begin();
     }
     this.revokeLease();
     this.live.add(task);
@@ -229,7 +178,7 @@ export class Scheduler {
    * which it takes now.
    */
   mayLend() {
-    if (this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
+    if (this.ready !== 0 || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     return this.takeStep();
   }
@@ -244,11 +193,11 @@ export class Scheduler {
   grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelNow || this.ready !== 0 || this.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turnActive) return false;
+    if (task._cancelNow || this.ready !== 0 || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     this.lease = task;
-    this.leaseFrom = this.turnSteps;
-    this.leaseEnd = Math.min(this.maxSteps, this.nextClockCheck);
+    this.leaseFrom = this.turn.steps;
+    this.leaseEnd = this.turn.nextCheck();
     return true;
   }
 
@@ -259,15 +208,15 @@ export class Scheduler {
    */
   leaseStep() {
     const task = this.lease;
-    if (task === null || this.turnSteps >= this.leaseEnd) return null;
-    this.turnSteps++;
+    if (task === null || this.turn.steps >= this.leaseEnd) return null;
+    this.turn.steps++;
     return task;
   }
 
   /** Ends the lease, if there is one, counting the steps and lends taken under it. */
   revokeLease() {
     if (this.lease === null) return;
-    const n = this.turnSteps - this.leaseFrom;
+    const n = this.turn.steps - this.leaseFrom;
     this.totals.steps += n;
     this.totals.lends += n;
     this.lease = null;
@@ -287,8 +236,8 @@ export class Scheduler {
     if (loser !== this.lease || loser !== this.lent || loser !== this.holder) {
       throw new InternalError(`handOff() from ${loser}, which does not wait with the lease`);
     }
-    if (taker._s !== S.suspended || taker._ready || this.turnSteps >= this.leaseEnd) {
-      throw new InternalError(`handOff() to ${taker} (ready ${taker._ready}), turn step ${this.turnSteps} of the lease's ${this.leaseEnd}`);
+    if (taker._s !== S.suspended || taker._ready || this.turn.steps >= this.leaseEnd) {
+      throw new InternalError(`handOff() to ${taker} (ready ${taker._ready}), turn step ${this.turn.steps} of the lease's ${this.leaseEnd}`);
     }
     loser._s = S.suspended;
     taker._s = S.executing;
@@ -296,7 +245,7 @@ export class Scheduler {
     this.holder = taker;
     this.lease = taker;
     // A step, but no lend: the lease counts its steps as lends.
-    this.turnSteps++;
+    this.turn.steps++;
     this.leaseFrom++;
     this.totals.steps++;
     this.totals.takes++;
@@ -319,7 +268,7 @@ export class Scheduler {
     this.lent = taker;
     this.holder = taker;
     this.lease = taker;
-    this.turnSteps++;
+    this.turn.steps++;
     this.leaseFrom++;
     this.totals.steps++;
     this.totals.takes++;
@@ -428,7 +377,7 @@ export class Scheduler {
   checkAdmission() {
     const holder = this.holder;
     if (holder !== null && !(holder === this.lent && this.engine.lendParked(holder))) return;
-    if (this.ready !== 0 || this.exclusives !== 0 || this.paused || this.pickNext() !== null) return;
+    if (this.ready !== 0 || this.exclusives !== 0 || this.turn.paused || this.pickNext() !== null) return;
     const start = this.boostedStarts.peek(isQueued);
     if (start !== null) this.engine.admissionBlocked(start);
   }
@@ -461,15 +410,7 @@ export class Scheduler {
     this.totals[how]++;
     this.live.delete(task);
     if (task._done) task._done.resolve(task);
-    if (this.live.size === 0) {
-      // A turn in progress releases it at its end, unless new tasks came by
-      // then: tasks that come and go within a turn toggle nothing.
-      if (this.turnActive) this.releasePending = true;
-      else this.keepAlive.release();
-      const waiter = this.drainWaiter;
-      this.drainWaiter = null;
-      waiter?.resolve();
-    }
+    if (this.live.size === 0) this.intervals.end(this.turn.active);
     if (this.checkInvariants) this.assertInvariants();
   }
 
@@ -484,7 +425,7 @@ export class Scheduler {
     this.reclaimForWork();
     this.pumping = true;
     try {
-      while (this.holder === null && !this.paused) {
+      while (this.holder === null && !this.turn.paused) {
         const task = this.pickNext();
         if (task === null) break;
         if (!this.takeStep()) return;
@@ -552,7 +493,7 @@ export class Scheduler {
    */
   claim(task) {
     if (this.lent !== null) this.reclaim();
-    if (this.holder !== null || this.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
+    if (this.holder !== null || this.turn.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
     if (this.ready !== 0 || (this.byState[S.queued] !== 0 && this.pickNext() !== null)) return false;
     if (!this.takeStep()) return false;
     this.holder = task;
@@ -570,7 +511,7 @@ export class Scheduler {
    */
   takeStartForCarrier() {
     this.reclaimForWork();
-    if (this.holder !== null || this.paused) return null;
+    if (this.holder !== null || this.turn.paused) return null;
     const task = this.pickNext();
     if (task === null) return null;
     if (task._s !== S.queued) {
@@ -612,88 +553,19 @@ export class Scheduler {
   takeStep() {
     // The lease's own steps are counted without this; its waits end here.
     this.revokeLease();
-    if (!this.turnActive) {
-      this.turnActive = true;
-      this.turnSteps = 0;
-      this.turnStart = this.now();
-      this.nextClockCheck = 1;
-      this.macrotask(this.onTurnEnd);
-    } else if (this.turnSteps >= this.maxSteps || (this.turnSteps >= this.nextClockCheck && this.turnTimeUsed())) {
-      // Give the event loop its turn; onTurnEnd resumes granting.
-      this.paused = true;
+    if (!this.turn.take()) {
+      // Give the event loop its turn; turnEnded() resumes granting.
       this.totals.yields++;
       return false;
     }
-    this.turnSteps++;
     this.totals.steps++;
     return true;
-  }
-
-  /**
-   * Reads the clock: whether the turn used its time budget. If not, the next
-   * reading comes after about a sixteenth of the budget at the pace of the
-   * steps so far (never more than halfway to the budget, nor more than
-   * timeCheckEvery steps later). While the clock has not moved (a coarse
-   * clock, as browsers give pages), the gap doubles.
-   */
-  turnTimeUsed() {
-    const elapsed = this.now() - this.turnStart;
-    if (elapsed >= this.maxTimeMs) return true;
-    const steps = this.turnSteps;
-    const gap = elapsed > 0 ? Math.floor(Math.min(this.maxTimeMs / 16, (this.maxTimeMs - elapsed) / 2) / (elapsed / steps)) : steps;
-    this.nextClockCheck = steps + Math.max(1, Math.min(this.timeCheckEvery, gap));
-    return false;
-  }
-
-  /**
-   * Resolves when the live set is empty; at once if it already is. Every call
-   * in one interval gets the same promise, so that polling drain() while work
-   * goes on holds one waiter, not one per call.
-   * @returns {Promise<void>}
-   */
-  drain() {
-    if (this.broken !== null) return Promise.reject(this.broken);
-    if (this.live.size === 0) return Promise.resolve();
-    if (this.drainWaiter === null) {
-      /** @type {any} */
-      const waiter = {};
-      waiter.promise = new Promise((resolve, reject) => { waiter.resolve = resolve; waiter.reject = reject; });
-      this.drainWaiter = waiter;
-    }
-    return /** @type {{ promise: Promise<void> }} */ (this.drainWaiter).promise;
-  }
-
-  /**
-   * No task is live: the keep-alive token lets go of its timer too, unless a
-   * turn in progress still holds it (work dispatched before the turn's end
-   * keeps it held, and takes no new one).
-   */
-  disposeKeepAliveIfIdle() {
-    if (this.live.size === 0 && !this.releasePending) this.keepAlive.dispose?.();
-  }
-
-  /** The runtime closed: the keep-alive token lets go of its timer. */
-  disposeKeepAlive() {
-    this.keepAlive.dispose?.();
-  }
-
-  /**
-   * An internal error broke the scheduler: pending and future drain() calls
-   * reject with it instead of waiting forever.
-   * @param {unknown} error
-   */
-  breakDown(error) {
-    if (this.broken !== null) return;
-    this.broken = error;
-    const waiter = this.drainWaiter;
-    this.drainWaiter = null;
-    waiter?.reject(error);
   }
 
   stats() {
     const lent = this.lent !== null && this.engine.lendParked(this.lent) ? 1 : 0;
     // The waits taken under the lease in force so far.
-    const leased = this.lease !== null ? this.turnSteps - this.leaseFrom : 0;
+    const leased = this.lease !== null ? this.turn.steps - this.leaseFrom : 0;
     return {
       live: this.live.size,
       queued: this.byState[S.queued],
@@ -722,20 +594,4 @@ function isQueued(t) {
 /** @param {Task} t */
 function isParkedReady(t) {
   return t._s === S.suspended && t._ready;
-}
-
-/** @param {unknown} v @param {string} name */
-function positiveInteger(v, name) {
-  if (!Number.isInteger(v) || /** @type {number} */ (v) <= 0) {
-    throw new SnailError(`option ${name} must be a positive integer, got ${String(v)}`, { code: 'ERR_OPTION' });
-  }
-  return /** @type {number} */ (v);
-}
-
-/** @param {unknown} v @param {string} name */
-function positiveNumber(v, name) {
-  if (typeof v !== 'number' || !(v > 0)) {
-    throw new SnailError(`option ${name} must be a positive number, got ${String(v)}`, { code: 'ERR_OPTION' });
-  }
-  return v;
 }

@@ -335,7 +335,7 @@ export class Waits {
           if (sched.lease !== task && sched.grantLease(task)) waits.leaseSignal = /** @type {AbortSignal} */ (signal);
           // While it waits, a task whose wait ends may take the permit in
           // Wasm, with the lease's next step.
-          if (sched.lease === task && sched.turnSteps < sched.leaseEnd && waits.takesAllowed) waits.words.open();
+          if (sched.lease === task && sched.turn.steps < sched.leaseEnd && waits.takesAllowed) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).

@@ -112,12 +112,12 @@ test('scheduler: after_max_steps_grants_it_yields_one_event_loop_turn_and_then_g
     if (sched.holder === t) sched.finish(t, 'returned');
   }
   assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter c'], 'three grants, then the turn is used up');
-  assert.equal(sched.paused, true);
+  assert.equal(sched.turn.paused, true);
   assert.equal(sched.stats().yields, 1);
   assert.equal(turns.length, 1, 'one turn-end macrotask is pending');
   endTurn();
   assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter c', 'enter d'], 'the next turn grants again');
-  assert.equal(sched.paused, false);
+  assert.equal(sched.turn.paused, false);
 });
 
 test('scheduler: a_turn_that_used_its_time_budget_yields_though_steps_are_left', () => {
@@ -301,8 +301,8 @@ test('scheduler: a_lease_runs_out_at_the_next_clock_check', () => {
   let steps = 0;
   while (steps < 10_000 && sched.leaseStep() !== null) steps++;
   assert.ok(steps > 0 && steps < 10_000, `waits were taken under the lease, and it ended (${steps})`);
-  assert.equal(sched.turnSteps, sched.leaseEnd, 'the lease ended at its end step');
-  assert.ok(sched.leaseEnd <= sched.nextClockCheck, 'no later than the next reading of the clock');
+  assert.equal(sched.turn.steps, sched.leaseEnd, 'the lease ended at its end step');
+  assert.ok(sched.leaseEnd <= sched.turn.nextClockCheck, 'no later than the next reading of the clock');
 });
 
 test('scheduler: a_claim_takes_the_permit_only_when_nothing_is_ahead', () => {
@@ -325,10 +325,10 @@ test('scheduler: a_claim_takes_the_permit_only_when_nothing_is_ahead', () => {
 
 test('scheduler: each_interval_holds_the_keep_alive_once_and_drain_resolves_when_the_live_set_empties', async () => {
   const { sched, keepAlive, add, endTurn } = setup();
-  await sched.drain(); // empty: at once
+  await sched.intervals.drain(); // empty: at once
   const a = add('a');
-  const drained = sched.drain();
-  assert.equal(sched.drain(), drained, 'one promise per interval');
+  const drained = sched.intervals.drain();
+  assert.equal(sched.intervals.drain(), drained, 'one promise per interval');
   sched.pump(true);
   sched.finish(a, 'returned');
   await drained;
