@@ -3,6 +3,7 @@
 // job, with callbacks, as the scheduler receives its engine:
 //
 //   waits.mjs         the wait path: a task's suspending call until its Wasm goes on
+//   lending.mjs       the lent permit and its take in Wasm (the wait path's)
 //   carrier-pool.mjs  carriers (the promising stacks tasks run on) and stack segments
 //   disposal.mjs      disposers of undelivered results, drop functions, tracked cleanup
 //   imports.mjs       the program's import objects: module "snail", suspend() imports
@@ -74,14 +75,14 @@ export class Bridge {
     this.scheduler = new Scheduler({
       enter: (task, fromTopLevel) => this.pool.enter(task, fromTopLevel),
       resume: (task) => this.waits.resume(task),
-      lendParked: (task) => this.waits.lendParked(task),
-      reclaimed: (task) => this.waits.reclaimed(task),
+      lendParked: (task) => this.waits.lending.lendParked(task),
+      reclaimed: (task) => this.waits.lending.reclaimed(task),
       // Resumptions made ready while work ran between tasks (a module load)
       // waited for its end: grant them.
       exclusiveEnded: () => this.pool.queuePump(),
       registersOffDefaults: () => this.linker.registersOffDefaults(),
-      engineProblem: () => this.waits.unseenTake(),
-      leaseEnded: () => this.waits.leaseEnded(),
+      engineProblem: () => this.waits.lending.unseenTake(),
+      leaseEnded: () => this.waits.lending.leaseEnded(),
       admissionBlocked: (start) => this.admissionBlocked(start),
     }, options.scheduler);
     const guard = (/** @type {() => void} */ fn) => this.guard(fn);
@@ -426,7 +427,7 @@ export class Bridge {
     this.waits.sync();
     this.refuseReentry(what);
     const task = this.scheduler.holder;
-    if (task === null || this.waits.lendParked(task)) {
+    if (task === null || this.waits.lending.lendParked(task)) {
       throw new SnailError(`${what} was called outside a task (from the program's initialisation, or an export called directly); shields are only for tasks`, { code: 'ERR_NOT_IN_TASK' });
     }
     return task;
@@ -497,7 +498,7 @@ export class Bridge {
     for (let t = this.scheduler.live.head; t !== null; t = t._lnext) {
       // Queued tasks cannot start either; a task the permit is lent to waits.
       if (t._s === S.queued) continue;
-      if (t._s === S.executing && !this.waits.lendParked(t)) return;
+      if (t._s === S.executing && !this.waits.lending.lendParked(t)) return;
       if (/** @type {Execution} */ (t._x).wait?.name !== 'snail.join') return;
     }
     const { entered, hardMaxEntered } = this.scheduler;
@@ -625,7 +626,7 @@ export class Bridge {
    */
   lendParked(task) {
     this.waits.sync();
-    return this.waits.lendParked(task);
+    return this.waits.lending.lendParked(task);
   }
 
   // ---------------------------------------------------------------------------

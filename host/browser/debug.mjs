@@ -60,7 +60,7 @@ export class RuntimeInternals {
    * @param {boolean} allowed
    */
   allowTakes(allowed) {
-    this.bridge.waits.takesAllowed = allowed;
+    this.bridge.waits.lending.takesAllowed = allowed;
     if (!allowed) this.bridge.words.close();
   }
 

@@ -122,3 +122,55 @@ export class Execution {
     this.onErr = null;
   }
 }
+
+/** The execution record gateExecutor() hands its functions to. @type {Execution | null} */
+let gateFor = null;
+/** @param {(v: unknown) => void} resolve @param {(e: unknown) => void} reject */
+function gateExecutor(resolve, reject) {
+  const x = /** @type {Execution} */ (gateFor);
+  x.gate = resolve;
+  x.gateReject = reject;
+}
+
+/**
+ * A new gate for a task: the promise JSPI parks it on until resume() settles
+ * it. One executor for every gate, so that a gate costs no closure of its own
+ * (with 10,000 tasks taking turns, gates are most of what survives a scavenge).
+ * @param {Execution} x
+ * @returns {Promise<unknown>}
+ */
+export function gateOf(x) {
+  gateFor = x;
+  const gate = new Promise(gateExecutor);
+  gateFor = null;
+  return gate;
+}
+
+/**
+ * The arguments of a call of `n` arguments, as a list (the general path).
+ * @param {number} n @param {unknown} a @param {unknown} b @param {unknown} c @param {unknown} d
+ */
+export function argList(n, a, b, c, d) {
+  return n === 0 ? [] : n === 1 ? [a] : n === 2 ? [a, b] : n === 3 ? [a, b, c] : [a, b, c, d];
+}
+
+/** The arguments of an import that takes none: shared, never changed. */
+export const NO_ARGS = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])));
+
+const RESOLVED = /** @type {Promise<unknown>[]} */ ([]);
+/** A settled promise per status value, reused by waits that complete at once. */
+export function resolvedStatus(/** @type {number} */ s) {
+  return (RESOLVED[s] ??= Promise.resolve(s));
+}
+
+/**
+ * A wait begins: what its record must be (checked under checkInvariants).
+ * A lent wait whose wrapper went on in Wasm left its spec behind; nothing
+ * else may be left over from an earlier wait.
+ * @param {{ toString(): string }} task @param {Execution} x
+ */
+export function assertWaitBegins(task, x) {
+  if (x.gate !== null || x.result !== undefined || x.outcome !== Outcome.pending || (x.wait !== null && x.mode !== W.lent)) {
+    throw new InternalError(`invariant broken: ${task} begins a wait in mode ${WAIT_MODE_NAMES[x.mode]} with ${x.gate !== null ? 'a gate' : x.wait !== null ? `the record of ${x.wait.name}` : `a result ${String(x.result)}`} left over`);
+  }
+}

@@ -1,7 +1,8 @@
 // The wait path (internal): what happens between a task's call of a
 // suspending import and the moment its Wasm goes on. It is the hot part of
 // the runtime; the wait modes it moves a task's execution record through are
-// in execution.mjs.
+// in execution.mjs, the lent permit and its take in Wasm in lending.mjs, and
+// the checks of what JSPI converts in conversions.mjs.
 //
 // At a wait the task's registers are saved and the defaults installed (by its
 // suspension wrapper, in Wasm), the permit is given back (or kept, lent,
@@ -14,107 +15,16 @@
 // settles its gate. The task keeps the permit until its Wasm suspends again
 // or returns: settling the gate does not mean Wasm has run.
 import { CancelledError, InternalError, SnailError } from './errors.mjs';
-import { checkWaitMove, Execution, Outcome, W, WAIT_MODE_NAMES } from './execution.mjs';
+import { converts, mayBeConversion, unconvertible } from './conversions.mjs';
+import {
+  argList, assertWaitBegins, checkWaitMove, Execution, gateOf, NO_ARGS, Outcome, resolvedStatus, W, WAIT_MODE_NAMES,
+} from './execution.mjs';
 import { identity, REJECT, Rejection } from './imports.mjs';
+import { Lending } from './lending.mjs';
 import { isThenable } from './promises.mjs';
 
 /** @typedef {import('./tasks.mjs').Task} Task */
 /** @typedef {import('./imports.mjs').WaitSpec} WaitSpec */
-
-/** The execution record gateExecutor() hands its functions to. @type {Execution | null} */
-let gateFor = null;
-/** @param {(v: unknown) => void} resolve @param {(e: unknown) => void} reject */
-function gateExecutor(resolve, reject) {
-  const x = /** @type {Execution} */ (gateFor);
-  x.gate = resolve;
-  x.gateReject = reject;
-}
-
-/**
- * A new gate for a task: the promise JSPI parks it on until resume() settles
- * it. One executor for every gate, so that a gate costs no closure of its own
- * (with 10,000 tasks taking turns, gates are most of what survives a scavenge).
- * @param {Execution} x
- * @returns {Promise<unknown>}
- */
-function gateOf(x) {
-  gateFor = x;
-  const gate = new Promise(gateExecutor);
-  gateFor = null;
-  return gate;
-}
-
-/**
- * The arguments of a call of `n` arguments, as a list (the general path).
- * @param {number} n @param {unknown} a @param {unknown} b @param {unknown} c @param {unknown} d
- */
-function argList(n, a, b, c, d) {
-  return n === 0 ? [] : n === 1 ? [a] : n === 2 ? [a, b] : n === 3 ? [a, b, c] : [a, b, c, d];
-}
-
-/** The arguments of an import that takes none: shared, never changed. */
-const NO_ARGS = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])));
-
-const RESOLVED = /** @type {Promise<unknown>[]} */ ([]);
-/** A settled promise per status value, reused by waits that complete at once. */
-function resolvedStatus(/** @type {number} */ s) {
-  return (RESOLVED[s] ??= Promise.resolve(s));
-}
-
-/**
- * Whether an error a wait failed with may be JSPI's, thrown as it converted
- * the operation's value to the import's result type (TypeError, or
- * SyntaxError for a string that is no BigInt), rather than the operation's.
- * @param {unknown} error @param {unknown} op  the operation's promise, if kept
- */
-function mayBeConversion(error, op) {
-  return op !== null && (error instanceof TypeError || error instanceof SyntaxError);
-}
-
-/**
- * Whether JSPI converts `value` to a Wasm value of `type` (the JS API's
- * ToWebAssemblyValue): a number type refuses a BigInt or a Symbol, i64 wants
- * a BigInt (or a boolean, or a string that parses as one).
- * @param {string} type @param {unknown} value
- */
-export function converts(type, value) {
-  switch (type) {
-    case 'i32': case 'f32': case 'f64':
-      return typeof value !== 'bigint' && typeof value !== 'symbol';
-    case 'i64':
-      if (typeof value === 'bigint' || typeof value === 'boolean') return true;
-      if (typeof value !== 'string') return false;
-      try {
-        BigInt(value);
-        return true;
-      } catch {
-        return false;
-      }
-    default:
-      return true;
-  }
-}
-
-/** @param {unknown} v */
-function describeValue(v) {
-  if (typeof v === 'bigint') return `the BigInt ${v}n`;
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
-  if (typeof v === 'number' || typeof v === 'boolean') return `the ${typeof v} ${String(v)}`;
-  if (v === null || v === undefined) return String(v);
-  if (typeof v === 'symbol') return 'a Symbol';
-  return `${typeof v === 'function' ? 'a function' : `a ${/** @type {object} */ (v).constructor?.name ?? 'object'}`}`;
-}
-
-/**
- * The error of a wait whose operation fulfilled with a value Wasm cannot
- * receive: a broken adapter, which the task fails with.
- * @param {WaitSpec} spec @param {unknown} value @param {unknown} cause  JSPI's error, if it threw one
- */
-function unconvertible(spec, value, cause) {
-  const type = spec.resultType;
-  const want = type === 'i64' ? 'a BigInt (5n, not 5)' : type === null ? 'a value of its result type' : 'a number';
-  return new SnailError(`the operation of suspending import ${spec.name} fulfilled with ${describeValue(value)}, which does not convert to ${type ?? 'its result type'}: fulfil with ${want}`, { code: 'ERR_ADAPTER', cause: cause ?? undefined });
-}
 
 /** The refusal of a wait begun outside any task. @param {string} name  the import */
 export const outsideTask = (name) => new SnailError(`${name} was called outside a task (from the program's initialisation, or an export called directly); waits are only allowed in tasks`, { code: 'ERR_NOT_IN_TASK' });
@@ -152,10 +62,15 @@ export class Waits {
     this.guard = hooks.guard;
     /** Check every move of a wait, and the records where waits begin and end. */
     this.check = this.sched.checkInvariants;
-    /** @type {AbortSignal | null} the signal the waits under the lease receive */
-    this.leaseSignal = null;
-    /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
-    this.takesAllowed = true;
+    /** The lent permit and the take in Wasm. */
+    this.lending = new Lending({
+      scheduler: this.sched,
+      words: this.words,
+      slotTasks: this.slotTasks,
+      guard: this.guard,
+      takeWait: (task, x) => this.takeWait(task, x),
+      signalOf: (task) => this.signalOf(task),
+    });
     /** @type {TakenWait} reused by takeWait() */
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
   }
@@ -170,78 +85,7 @@ export class Waits {
    * Under checkInvariants a take left unseen breaks the invariants.
    */
   sync() {
-    if (this.words.taken !== 0) this.syncTake();
-  }
-
-  syncTake() {
-    const words = this.words;
-    const taker = this.slotTasks[words.taken];
-    const loser = this.slotTasks[words.loser];
-    if (taker === undefined || loser === undefined || loser._exec.mode !== W.lent) {
-      throw new InternalError(`a take in Wasm by slot ${words.taken} from slot ${words.loser}, which do not hold a waiting task and the task lent the permit`);
-    }
-    words.clearTake();
-    const tx = taker._exec;
-    const lx = loser._exec;
-    this.sched.handOff(loser, taker);
-    // The loser waits on as an ordinary suspended task: its wrapper calls
-    // `after` when it wakes.
-    this.move(loser, lx, W.direct);
-    words.mayTake(loser._slot, /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow);
-    // The taker's wait ended in Wasm with what JSPI delivered, which is its
-    // delivery (it may take the permit only then); the lease is its now.
-    this.move(taker, tx, W.none);
-    this.takeWait(taker, tx);
-    words.mayTake(taker._slot, false);
-    this.leaseSignal = tx.signal ?? this.signalOf(taker);
-  }
-
-  /**
-   * The task that took the permit in Wasm waits again, on the import the
-   * lease is for: syncTake() and relend() in one, with what checkInvariants
-   * checks only under it (it is the wait path of many tasks whose waits
-   * settle in turn).
-   * @param {WaitSpec} spec
-   */
-  takeAndLend(spec) {
-    const words = this.words;
-    const i32 = /** @type {Int32Array} */ (words.i32);
-    const taker = /** @type {Task} */ (this.slotTasks[words.taken]);
-    const loser = this.slotTasks[words.loser];
-    const lx = /** @type {Execution} */ (loser?._x);
-    if (loser === undefined || lx.mode !== W.lent) {
-      throw new InternalError(`a take in Wasm from slot ${words.loser}, which holds no task lent the permit`);
-    }
-    words.clearTake();
-    const tx = /** @type {Execution} */ (taker._x);
-    if (this.check) {
-      checkWaitMove(loser, lx.mode, W.direct);
-      checkWaitMove(taker, tx.mode, W.none);
-      checkWaitMove(taker, W.none, W.lent);
-    }
-    this.sched.handOffAndLend(loser, taker);
-    // The loser waits on as an ordinary suspended task, whose wrapper calls
-    // `after` when it wakes; the taker's last wait ended with what JSPI
-    // delivered, and this one begins lent.
-    lx.mode = W.direct;
-    tx.mode = W.lent;
-    tx.wait = spec;
-    tx.waitArgs = null;
-    const stride = words.waitStride;
-    i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
-    i32[words.waitWord + taker._slot * stride] = 0;
-    this.leaseSignal = tx.signal ?? this.signalOf(taker);
-  }
-
-  /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
-  unseenTake() {
-    const slot = this.words.taken;
-    return slot === 0 ? null : `${this.slotTasks[slot] ?? `slot ${slot}`} took the permit in Wasm, and the wait path has not taken note`;
-  }
-
-  /** The engine's leaseEnded: the permit is open no longer. */
-  leaseEnded() {
-    this.words.close();
+    if (this.words.taken !== 0) this.lending.syncTake();
   }
 
   /**
@@ -264,18 +108,6 @@ export class Waits {
   }
 
   /**
-   * A wait begins: what its record must be (checked under checkInvariants).
-   * A lent wait whose wrapper went on in Wasm left its spec behind; nothing
-   * else may be left over from an earlier wait.
-   * @param {Task} task @param {Execution} x
-   */
-  assertBegin(task, x) {
-    if (x.gate !== null || x.result !== undefined || x.outcome !== Outcome.pending || (x.wait !== null && x.mode !== W.lent)) {
-      throw new InternalError(`invariant broken: ${task} begins a wait in mode ${WAIT_MODE_NAMES[x.mode]} with ${x.gate !== null ? 'a gate' : x.wait !== null ? `the record of ${x.wait.name}` : `a result ${String(x.result)}`} left over`);
-    }
-  }
-
-  /**
    * The JavaScript side of a wait. `direct`: it runs under a wrapper of the
    * suspension module, and returns the operation's own promise to JSPI; the
    * wrapper's `after` claims the permit when the task wakes. Otherwise it
@@ -287,6 +119,7 @@ export class Waits {
     const waits = this;
     const sched = this.sched;
     const disposal = this.disposal;
+    const lending = this.lending;
     const operationN = spec.operationN;
     if (direct && arity >= 0 && arity <= 4 && operationN !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
       // The common wait in one piece: a suspend() import of up to four
@@ -299,8 +132,8 @@ export class Waits {
           // The caller took the permit in Wasm (the common way of tasks
           // whose waits settle in turn): one step ends its last wait and
           // begins this one lent.
-          if (words.taken === words.current) waits.takeAndLend(spec);
-          else waits.syncTake();
+          if (words.taken === words.current) lending.takeAndLend(spec);
+          else lending.syncTake();
         }
         let task = sched.leaseStep();
         let signal;
@@ -312,14 +145,14 @@ export class Waits {
           // it took the permit in Wasm, and it lends again. The wrapper put
           // the task's slot in the LENT word as it called here.
           const x = /** @type {Execution} */ (task._x);
-          if (sched.lent !== task) waits.relend(task, spec);
+          if (sched.lent !== task) lending.relend(task, spec);
           else if (x.wait !== spec) x.wait = spec;
-          else if (waits.check) waits.assertLease(task, spec);
-          signal = waits.leaseSignal;
+          else if (waits.check) lending.assertLease(task, spec);
+          signal = lending.leaseSignal;
         } else {
           task = sched.holder;
           if (task === null || disposal.running || waits.emit !== null || task._cancelNow || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
-          const x = waits.lendAcross(task, spec, null);
+          const x = lending.lendAcross(task, spec, null);
           signal = x.signal ?? waits.signalOf(task);
         }
         let operation;
@@ -332,10 +165,10 @@ export class Waits {
         }
         if (sched.lent === task) {
           /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
-          if (sched.lease !== task && sched.grantLease(task)) waits.leaseSignal = /** @type {AbortSignal} */ (signal);
+          if (sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = /** @type {AbortSignal} */ (signal);
           // While it waits, a task whose wait ends may take the permit in
           // Wasm, with the lease's next step.
-          if (sched.lease === task && sched.turn.steps < sched.leaseEnd && waits.takesAllowed) waits.words.open();
+          if (sched.lease === task && sched.turn.steps < sched.leaseEnd && lending.takesAllowed) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).
@@ -356,7 +189,7 @@ export class Waits {
       if (task === null) throw outsideTask(spec.name);
       sched.revokeLease();
       const x = task._exec;
-      if (waits.check) waits.assertBegin(task, x);
+      if (waits.check) assertWaitBegins(task, x);
       // From here on what the wrapper's `after` receives is final, unless the
       // operation's own promise goes to JSPI below. Under a wrapper, the LENT
       // word says the task keeps the permit (its wrapper goes on without
@@ -399,7 +232,7 @@ export class Waits {
           // The task keeps the permit across the resumption JSPI makes of a
           // settled promise; under a wrapper it keeps it lent, so the wrapper
           // goes on without calling back.
-          if (direct && waits.emit === null) waits.lendAcross(task, spec, args);
+          if (direct && waits.emit === null) lending.lendAcross(task, spec, args);
           else waits.move(task, x, W.none);
           return resolvedStatus(/** @type {number} */ (delivery));
         }
@@ -409,7 +242,7 @@ export class Waits {
       // it meanwhile, the operation itself included).
       const lend = direct && spec.lendable && waits.emit === null && sched.mayLend();
       if (lend) {
-        waits.lendAcross(task, spec, args);
+        lending.lendAcross(task, spec, args);
       } else {
         waits.giveUp(task, spec, args, direct);
       }
@@ -447,57 +280,6 @@ export class Waits {
     this.sched.suspend(task);
     this.words.setCurrent(0);
     if (this.emit !== null) this.emit('suspend', task, { waitingOn: task.waitingOn });
-  }
-
-  /**
-   * The executing task keeps its permit, lent, across the wait it begins: its
-   * wrapper takes it back in Wasm. The wait is recorded as for a suspension,
-   * in case the permit is reclaimed and the task resumes the ordinary way.
-   * @param {Task} task @param {WaitSpec} spec @param {any[] | null} args
-   * @returns {Execution} the task's execution record
-   */
-  lendAcross(task, spec, args) {
-    const x = task._exec;
-    if (this.check && x.mode !== W.begun) this.assertBegin(task, x);
-    x.wait = spec;
-    x.waitArgs = spec.keepsArgs ? args : null;
-    this.move(task, x, W.lent);
-    // The wrapper put the task's slot in the LENT word as it called the wait.
-    this.sched.lend(task);
-    return x;
-  }
-
-  /**
-   * The lease passed to the task as it took the permit in Wasm: its next
-   * wait of the lease's import lends again, as its first did.
-   * @param {Task} task @param {WaitSpec} spec
-   */
-  relend(task, spec) {
-    const x = task._exec;
-    if (this.check) this.assertBegin(task, x);
-    x.wait = spec;
-    x.waitArgs = null;
-    this.move(task, x, W.lent);
-    this.sched.relend(task);
-  }
-
-  /**
-   * Under checkInvariants, at every wait taken under the lease: the
-   * scheduler's invariants, and the task's wait record as its last lent wait
-   * of the same import left it. A broken one breaks the runtime down (thrown
-   * into the wait, it would reach the task as the wait's failure). The
-   * closure is here, not in the wait: a closure over the wait's locals there
-   * made every suspended task larger (resident memory, bench/analysis.md).
-   * @param {Task} task @param {WaitSpec} spec
-   */
-  assertLease(task, spec) {
-    this.guard(() => {
-      this.sched.assertInvariants();
-      const x = task._exec;
-      if (x.mode !== W.lent || x.wait !== spec || x.waitArgs !== null) {
-        throw new InternalError(`invariant broken: ${task} waits under the lease in mode ${WAIT_MODE_NAMES[x.mode]} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
-      }
-    });
   }
 
   /**
@@ -659,30 +441,6 @@ export class Waits {
     );
     this.words.askPark();
     return zero;
-  }
-
-  /**
-   * Whether a task whose permit was lent still waits: its wrapper has not
-   * taken the permit back.
-   * @param {Task} task
-   */
-  lendParked(task) {
-    const x = task._x;
-    return x instanceof Execution && x.mode === W.lent && this.words.keeps(task._slot);
-  }
-
-  /**
-   * The scheduler took the permit lent to this task back while it waits: it
-   * waits on as an ordinary suspended task. Its wrapper saved its registers
-   * as the wait began, and calls `after` when it wakes.
-   * @param {Task} task
-   */
-  reclaimed(task) {
-    const x = task._exec;
-    this.words.clearLent();
-    this.move(task, x, W.direct);
-    this.words.mayTake(task._slot, /** @type {WaitSpec} */ (x.wait).lendable && !task._cancelNow);
-    this.words.setCurrent(0);
   }
 
   /**

@@ -1,0 +1,197 @@
+// The lent permit (internal): a task that keeps the permit across a wait
+// because nothing else wanted it (lent: its wrapper takes it back in Wasm),
+// and a task whose wait ends while another is lent the permit, which takes
+// the permit in its wrapper, in Wasm, when the permit is open (the take,
+// wasm/gates.mjs). The wait path (waits.mjs) begins lent waits and notices
+// takes through it; the scheduler's engine callbacks lendParked, reclaimed,
+// engineProblem and leaseEnded land here.
+import { InternalError } from './errors.mjs';
+import { assertWaitBegins, checkWaitMove, Execution, W, WAIT_MODE_NAMES } from './execution.mjs';
+
+/** @typedef {import('./tasks.mjs').Task} Task */
+/** @typedef {import('./imports.mjs').WaitSpec} WaitSpec */
+
+/**
+ * @typedef {object} LendingHooks
+ * @property {import('./tasks.mjs').Scheduler} scheduler
+ * @property {import('./words.mjs').SharedWords} words
+ * @property {(Task | undefined)[]} slotTasks  the task owning each register-file slot
+ * @property {(fn: () => void) => void} guard  runs a callback from the event loop; an exception is a
+ *   bug that breaks the runtime down
+ * @property {(task: Task, x: Execution) => unknown} takeWait  takes a task's wait record and clears it (Waits.takeWait)
+ * @property {(task: Task) => AbortSignal} signalOf  the signal a task's waits receive (Waits.signalOf)
+ */
+
+export class Lending {
+  /** @param {LendingHooks} hooks */
+  constructor(hooks) {
+    this.sched = hooks.scheduler;
+    this.words = hooks.words;
+    this.slotTasks = hooks.slotTasks;
+    this.guard = hooks.guard;
+    this.takeWait = hooks.takeWait;
+    this.signalOf = hooks.signalOf;
+    /** Check every move of a wait, and the records where waits begin and end. */
+    this.check = this.sched.checkInvariants;
+    /** @type {AbortSignal | null} the signal the waits under the lease receive */
+    this.leaseSignal = null;
+    /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
+    this.takesAllowed = true;
+  }
+
+  /**
+   * Moves a task's wait to mode `to` (checked against the legal moves under checkInvariants).
+   * @param {Task} task @param {Execution} x @param {number} to
+   */
+  moveWait(task, x, to) {
+    if (this.check) checkWaitMove(task, x.mode, to);
+    x.mode = to;
+  }
+
+  /** Takes note of the take in Wasm that the words record (Waits.sync() found one). */
+  syncTake() {
+    const words = this.words;
+    const taker = this.slotTasks[words.taken];
+    const loser = this.slotTasks[words.loser];
+    if (taker === undefined || loser === undefined || loser._exec.mode !== W.lent) {
+      throw new InternalError(`a take in Wasm by slot ${words.taken} from slot ${words.loser}, which do not hold a waiting task and the task lent the permit`);
+    }
+    words.clearTake();
+    const tx = taker._exec;
+    const lx = loser._exec;
+    this.sched.handOff(loser, taker);
+    // The loser waits on as an ordinary suspended task: its wrapper calls
+    // `after` when it wakes.
+    this.moveWait(loser, lx, W.direct);
+    words.mayTake(loser._slot, /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow);
+    // The taker's wait ended in Wasm with what JSPI delivered, which is its
+    // delivery (it may take the permit only then); the lease is its now.
+    this.moveWait(taker, tx, W.none);
+    this.takeWait(taker, tx);
+    words.mayTake(taker._slot, false);
+    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+  }
+
+  /**
+   * The task that took the permit in Wasm waits again, on the import the
+   * lease is for: syncTake() and relend() in one, with what checkInvariants
+   * checks only under it (it is the wait path of many tasks whose waits
+   * settle in turn).
+   * @param {WaitSpec} spec
+   */
+  takeAndLend(spec) {
+    const words = this.words;
+    const i32 = /** @type {Int32Array} */ (words.i32);
+    const taker = /** @type {Task} */ (this.slotTasks[words.taken]);
+    const loser = this.slotTasks[words.loser];
+    const lx = /** @type {Execution} */ (loser?._x);
+    if (loser === undefined || lx.mode !== W.lent) {
+      throw new InternalError(`a take in Wasm from slot ${words.loser}, which holds no task lent the permit`);
+    }
+    words.clearTake();
+    const tx = /** @type {Execution} */ (taker._x);
+    if (this.check) {
+      checkWaitMove(loser, lx.mode, W.direct);
+      checkWaitMove(taker, tx.mode, W.none);
+      checkWaitMove(taker, W.none, W.lent);
+    }
+    this.sched.handOffAndLend(loser, taker);
+    // The loser waits on as an ordinary suspended task, whose wrapper calls
+    // `after` when it wakes; the taker's last wait ended with what JSPI
+    // delivered, and this one begins lent.
+    lx.mode = W.direct;
+    tx.mode = W.lent;
+    tx.wait = spec;
+    tx.waitArgs = null;
+    const stride = words.waitStride;
+    i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
+    i32[words.waitWord + taker._slot * stride] = 0;
+    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+  }
+
+  /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
+  unseenTake() {
+    const slot = this.words.taken;
+    return slot === 0 ? null : `${this.slotTasks[slot] ?? `slot ${slot}`} took the permit in Wasm, and the wait path has not taken note`;
+  }
+
+  /** The engine's leaseEnded: the permit is open no longer. */
+  leaseEnded() {
+    this.words.close();
+  }
+
+  /**
+   * The executing task keeps its permit, lent, across the wait it begins: its
+   * wrapper takes it back in Wasm. The wait is recorded as for a suspension,
+   * in case the permit is reclaimed and the task resumes the ordinary way.
+   * @param {Task} task @param {WaitSpec} spec @param {any[] | null} args
+   * @returns {Execution} the task's execution record
+   */
+  lendAcross(task, spec, args) {
+    const x = task._exec;
+    if (this.check && x.mode !== W.begun) assertWaitBegins(task, x);
+    x.wait = spec;
+    x.waitArgs = spec.keepsArgs ? args : null;
+    this.moveWait(task, x, W.lent);
+    // The wrapper put the task's slot in the LENT word as it called the wait.
+    this.sched.lend(task);
+    return x;
+  }
+
+  /**
+   * The lease passed to the task as it took the permit in Wasm: its next
+   * wait of the lease's import lends again, as its first did.
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  relend(task, spec) {
+    const x = task._exec;
+    if (this.check) assertWaitBegins(task, x);
+    x.wait = spec;
+    x.waitArgs = null;
+    this.moveWait(task, x, W.lent);
+    this.sched.relend(task);
+  }
+
+  /**
+   * Under checkInvariants, at every wait taken under the lease: the
+   * scheduler's invariants, and the task's wait record as its last lent wait
+   * of the same import left it. A broken one breaks the runtime down (thrown
+   * into the wait, it would reach the task as the wait's failure). The
+   * closure is here, not in the wait: a closure over the wait's locals there
+   * made every suspended task larger (resident memory, bench/analysis.md).
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  assertLease(task, spec) {
+    this.guard(() => {
+      this.sched.assertInvariants();
+      const x = task._exec;
+      if (x.mode !== W.lent || x.wait !== spec || x.waitArgs !== null) {
+        throw new InternalError(`invariant broken: ${task} waits under the lease in mode ${WAIT_MODE_NAMES[x.mode]} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
+      }
+    });
+  }
+
+  /**
+   * Whether a task whose permit was lent still waits: its wrapper has not
+   * taken the permit back.
+   * @param {Task} task
+   */
+  lendParked(task) {
+    const x = task._x;
+    return x instanceof Execution && x.mode === W.lent && this.words.keeps(task._slot);
+  }
+
+  /**
+   * The scheduler took the permit lent to this task back while it waits: it
+   * waits on as an ordinary suspended task. Its wrapper saved its registers
+   * as the wait began, and calls `after` when it wakes.
+   * @param {Task} task
+   */
+  reclaimed(task) {
+    const x = task._exec;
+    this.words.clearLent();
+    this.moveWait(task, x, W.direct);
+    this.words.mayTake(task._slot, /** @type {WaitSpec} */ (x.wait).lendable && !task._cancelNow);
+    this.words.setCurrent(0);
+  }
+}
