@@ -13,6 +13,9 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
+// The suite imports the environment-neutral entry; the Node platform (which
+// Deno and Bun get as the package root's node condition) reads the programs.
+import '../host/node/root.mjs';
 import { benchArgs } from './args.mjs';
 import { runSuite } from './suite.mjs';
 import { formatTable, machine } from './table.mjs';
