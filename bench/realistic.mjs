@@ -7,7 +7,7 @@
 // The same store built without snail-core (kv_raw.c), run as 50 concurrent
 // raw JSPI calls, is the engine's floor beside it.
 import { Runtime, suspend } from '../host/browser/index.mjs';
-import { spread } from './suite.mjs';
+import { spread } from './samples.mjs';
 
 /** The bytes of a block, as kv.c has them. */
 export const BLOCK_SIZE = 4096;
@@ -141,7 +141,7 @@ export function kvArg(device, keys, mixed) {
  * @param {object} options
  * @param {import('./suite.mjs').BenchHost} options.host
  * @param {number} options.rounds
- * @param {(pairs: Record<string, (n: number) => Promise<number>>, n: number, rounds: number) => Promise<Record<string, import('./suite.mjs').Spread>>} options.interleaved
+ * @param {(pairs: Record<string, (n: number) => Promise<number>>, n: number, rounds: number) => Promise<Record<string, import('./samples.mjs').Spread>>} options.interleaved
  *   the suite's interleaved rounds (two warm-up rounds, then alternating order)
  * @returns {Promise<import('./suite.mjs').Result[]>}
  */
@@ -252,7 +252,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
   const extraRaw1 = per(s.rawAsync1).map((a, i) => a - per(s.rawSync)[i]);
   const ratioRaw1 = spread(per(s.rawAsync1).map((a, i) => a / per(s.rawSync)[i]));
   const range = (/** @type {number[]} */ xs) => { const x = spread(xs); return `${x.median.toFixed(0)} ns (${x.min.toFixed(0)}..${x.max.toFixed(0)})`; };
-  const whole = (/** @type {import('./suite.mjs').Spread} */ x) => `${ms(x.median).toFixed(1)} ms (${ms(x.min).toFixed(1)}..${ms(x.max).toFixed(1)})`;
+  const whole = (/** @type {import('./samples.mjs').Spread} */ x) => `${ms(x.median).toFixed(1)} ms (${ms(x.min).toFixed(1)}..${ms(x.max).toFixed(1)})`;
   const subject = `${TASKS} tasks, each on its own device: ${keys} puts, ${mixed} mixed gets and puts, ${keys} gets of values in a log behind a B+tree; ${ops.toLocaleString('en')} block operations of 4 KiB a round`;
   const counters = (/** @type {string} */ mode) => ({
     tasks: TASKS, blockReads: ref.reads, blockWrites: ref.writes,

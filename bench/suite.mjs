@@ -8,6 +8,9 @@ import { Runtime, suspend } from '../host/browser/index.mjs';
 import { bestMacrotask } from '../host/browser/capabilities.mjs';
 import { internals } from '../host/browser/debug.mjs';
 import { realisticRows } from './realistic.mjs';
+import { median, spread } from './samples.mjs';
+
+export { median, spread };
 
 /**
  * What a host gives the suite.
@@ -34,7 +37,7 @@ import { realisticRows } from './realistic.mjs';
  * @property {(line: string) => void} log  progress output
  */
 
-/** @typedef {{ min: number, median: number, max: number }} Spread */
+/** @typedef {import('./samples.mjs').Spread} Spread */
 
 /**
  * @typedef {object} Result
@@ -54,21 +57,6 @@ import { realisticRows } from './realistic.mjs';
 
 const now = () => performance.now();
 const P1 = Promise.resolve(1);
-
-/** @param {number[]} xs @returns {number} */
-export function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
-/**
- * The spread of samples; interleaved() keeps the samples themselves (rounds in
- * order) until add() has used them for the ratio.
- * @param {number[]} xs @returns {Spread & { rounds?: number[] }}
- */
-export function spread(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0], median: median(xs), max: s[s.length - 1], rounds: xs };
-}
 
 /** @param {boolean} condition @param {string} what */
 function ran(condition, what) {

@@ -9,14 +9,16 @@
 //   imports.mjs       the program's import objects: module "snail", suspend() imports
 //   linking.mjs       the suspension module, the register file, the program's entries
 //   shields.mjs       shields: scopes in which a cancelled task's waits still run
+//   endings.mjs       how a task ends: returned, failed on its carrier, or never entered
 //
 // What stays here is the life of a task outside its waits: dispatch,
-// cancellation (of one task, or of a tree), how it ends, and what the
-// runtime reports about all of it.
-import { CancelledError, InternalError, ProgramExit, SnailError, TaskFailedError } from './errors.mjs';
+// cancellation (of one task, or of a tree), and what the runtime reports
+// about all of it.
+import { CancelledError, InternalError, SnailError, TaskFailedError } from './errors.mjs';
 import { armed } from './adapters.mjs';
 import { CarrierPool } from './carrier-pool.mjs';
 import { Disposal } from './disposal.mjs';
+import { Endings } from './endings.mjs';
 import { Execution } from './execution.mjs';
 import { snailImports, suspending, userImports } from './imports.mjs';
 import { ProgramLink } from './linking.mjs';
@@ -24,8 +26,8 @@ import { childLabel } from './names.mjs';
 import { Shields } from './shields.mjs';
 import { Sleepers } from './sleepers.mjs';
 import { Status } from './status.mjs';
-import { nameable, nearestNameable, treeOf } from './task.mjs';
-import { CANCELLED_LATER, S, Scheduler, Task, TaskState } from './tasks.mjs';
+import { nameable, treeOf } from './task.mjs';
+import { S, Scheduler, Task } from './tasks.mjs';
 import { Waits } from './waits.mjs';
 import { SharedWords } from './words.mjs';
 
@@ -66,10 +68,6 @@ export class Bridge {
     this.nextId = 1;
     this.closing = false;
     this.counters = { cancellationsRequested: 0, discarded: 0 };
-    /** @type {((task: Task) => void) | null} receives every task that failed, once it is finished (Runtime.load's onTaskFailed) */
-    this.onFailure = null;
-    /** @type {import('./stack-use.mjs').StackMeter | null} measures each task's stack use (measureStacks) */
-    this.meter = null;
     this.words = new SharedWords();
     const tracing = this.trace !== null;
     this.scheduler = new Scheduler({
@@ -131,13 +129,32 @@ export class Bridge {
       stackSize: this.stackSize,
       maxIdleCarriers: options.maxIdleCarriers ?? 1024,
       slotTasks: this.slotTasks,
-      returned: (task, result) => this.returned(task, result),
-      failedBeforeEntry: (task, error) => this.failBeforeEntry(task, error),
-      carrierFailed: (task, error) => this.carrierFailed(task, error),
+      returned: (task, result) => this.ends.returned(task, result),
+      failedBeforeEntry: (task, error) => this.ends.failBeforeEntry(task, error),
+      carrierFailed: (task, error) => this.ends.carrierFailed(task, error),
       sync: () => this.waits.sync(),
       traceStart: tracing ? (task) => this.emit('start', task) : null,
       guard,
     });
+    this.ends = new Endings({
+      scheduler: this.scheduler,
+      pool: this.pool,
+      linker: this.linker,
+      words: this.words,
+      slotTasks: this.slotTasks,
+      shields: this.shields,
+      stackSize: this.stackSize,
+      emit: tracing ? (type, task, extra) => this.emit(type, task, extra) : null,
+    });
+  }
+
+  /** Receives every task that failed, once it is finished (Runtime.load's onTaskFailed). */
+  get onFailure() {
+    return this.ends.onFailure;
+  }
+
+  set onFailure(report) {
+    this.ends.onFailure = report;
   }
 
   /**
@@ -270,7 +287,7 @@ export class Bridge {
    * @param {import('./stack-use.mjs').StackMeter | null} meter
    */
   measureStacks(meter) {
-    this.meter = meter;
+    this.ends.meter = meter;
     this.pool.onStarted = meter === null ? null : (task, low) => meter.started(task, low);
   }
 
@@ -483,7 +500,7 @@ export class Bridge {
       this.disposal.run(`the drop function of ${task}`, task, () => carriers.drop(drop, arg));
       regs.install(task._slot);
     }
-    this.releaseSlot(task);
+    this.ends.releaseSlot(task);
   }
 
   /**
@@ -504,120 +521,13 @@ export class Bridge {
     const { entered, hardMaxEntered } = this.scheduler;
     start.error = new TaskFailedError(`${start.toString().replace(/, \w+\)$/, ')')} could not start: ${entered} tasks have entered Wasm, the hard bound (hardMaxEntered), and each of them waits in a join for a task that cannot start: these joins nest deeper than ${hardMaxEntered} (raise hardMaxEntered where the platform allows, or join fewer levels at once)`, { task: start });
     this.scheduler.failQueued(start);
-    this.releaseSlot(start);
+    this.ends.releaseSlot(start);
     const report = this.onFailure;
     if (report !== null) queueMicrotask(() => report(start));
   }
 
   // ---------------------------------------------------------------------------
   // How a task ends
-
-  /**
-   * A task's entry returned on its carrier (the carrier installed the defaults).
-   * @param {Task} task @param {number} result
-   */
-  returned(task, result) {
-    if (task._cancelRequested) this.finishTask(task, TaskState.cancelled, result, CANCELLED_LATER);
-    else this.finishTask(task, TaskState.returned, result, undefined);
-  }
-
-  /**
-   * A carrier's promise rejected: the task on it, the permit holder, trapped
-   * or threw.
-   * @param {Task | null} task @param {unknown} error
-   */
-  carrierFailed(task, error) {
-    if (task === null) {
-      // Only the permit holder can be running Wasm, so only it can trap.
-      throw new InternalError(`a carrier failed while no task held the permit: ${String(error)}`);
-    }
-    // The overflow hint reads the task's registers; then the defaults go back.
-    const overflow = this.stackOverflowHint(task, error);
-    this.linker.regs.install(0);
-    if (error instanceof ProgramExit) {
-      this.finishTask(task, task._cancelRequested ? TaskState.cancelled : TaskState.returned, error.code, undefined);
-    } else if (error instanceof CancelledError && task._cancelRequested) {
-      // The program chose rejection ('reject'): the cancellation unwound its Wasm.
-      this.finishTask(task, TaskState.cancelled, undefined, error);
-    } else {
-      let message = error instanceof Error ? error.message : String(error);
-      if (overflow) message += ` (${overflow})`;
-      const failure = new TaskFailedError(`${task.toString().replace(/, \w+\)$/, ')')} failed: ${message}`, { cause: error, task });
-      this.finishTask(task, TaskState.failed, undefined, failure);
-    }
-    this.scheduler.pump(true);
-    if (this.onFailure !== null && task._s === S.failed) this.onFailure(task);
-  }
-
-  /**
-   * Binaryen's stack-check traps with `unreachable` before a frame would cross
-   * the segment's limit. The registers still hold the task's values here, so a
-   * stack pointer close to the limit makes an overflow the likely cause.
-   * @param {Task} task @param {unknown} error
-   */
-  stackOverflowHint(task, error) {
-    if (!(error instanceof WebAssembly.RuntimeError) || !/unreachable/.test(error.message)) return '';
-    const regs = this.linker.stackRegisters;
-    if (!regs || this.pool.carriers.lowOf(task._slot) === 0) return '';
-    const room = (regs.pointer.value >>> 0) - (regs.limit.value >>> 0);
-    if (room < 0 || room > this.stackSize / 4) return '';
-    return `probably a stack overflow: ${room} of its ${this.stackSize} stack bytes were left; raise the stackSize option`;
-  }
-
-  /**
-   * A task that held the permit is done: its stack segment and slot returned,
-   * and it leaves the live set. The registers hold the defaults already (its
-   * carrier installed them, or carrierFailed() did).
-   * @param {Task} task @param {'returned'|'failed'|'cancelled'} how
-   * @param {number | undefined} value @param {unknown} error
-   */
-  finishTask(task, how, value, error) {
-    // The segment is still the task's: its high-water mark is read first.
-    if (this.meter !== null) this.meter.finished(task);
-    if (task._shielded) this.shields.finished(task);
-    const parent = task._parent;
-    if (parent !== null && parent.finished) task._parent = nearestNameable(parent);
-    this.pool.releaseStackOf(task);
-    this.releaseSlot(task);
-    task.value = value;
-    task.error = error;
-    const x = task._x;
-    if (x instanceof Execution) {
-      x.abort = null;
-      x.signal = null;
-    }
-    this.scheduler.finish(task, how);
-    this.words.setCurrent(0);
-    if (this.trace) this.emit('finish', task, { how });
-  }
-
-  /**
-   * A granted start could not enter (no stack segment). The program's
-   * allocator may have trapped with registers of its own in place: the
-   * defaults go back in.
-   * @param {Task} task @param {unknown} error
-   */
-  failBeforeEntry(task, error) {
-    this.linker.regs.install(0);
-    this.releaseSlot(task);
-    task.error = error;
-    task._parent = null;
-    this.scheduler.finish(task, TaskState.failed);
-    this.words.setCurrent(0);
-    this.pool.queuePump();
-    // Inside the scheduler's step: the report waits for a microtask.
-    const report = this.onFailure;
-    if (report !== null) queueMicrotask(() => report(task));
-  }
-
-  /** @param {Task} task */
-  releaseSlot(task) {
-    if (task._slot !== 0) {
-      this.slotTasks[task._slot] = undefined;
-      this.linker.regs.release(task._slot);
-      task._slot = 0;
-    }
-  }
 
   /**
    * Whether a task whose permit was lent still waits (the task's owner side

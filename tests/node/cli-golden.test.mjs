@@ -89,9 +89,10 @@ function normalise(text) {
 const cases = fs.readdirSync(casesDir).filter((name) => fs.statSync(path.join(casesDir, name)).isDirectory()).sort();
 
 test('cli golden: the_cases_cover_every_error_message_of_the_command', () => {
-  // Every message the command itself throws as a usage error appears in some
-  // case's expected stderr: a new error path needs a new case.
-  const source = fs.readFileSync(cli, 'utf8');
+  // Every message the command itself throws as a usage error (in the command
+  // and its argument parsing) appears in some case's expected stderr: a new
+  // error path needs a new case.
+  const source = [cli, path.join(path.dirname(cli), 'args.mjs')].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   const messages = [...source.matchAll(/new CliError\(\s*[`'"]([^`'"$]+)/g)].map((m) => m[1].trim());
   assert.ok(messages.length >= 10, `found only ${messages.length} CliError messages`);
   const expected = cases.map((name) => fs.readFileSync(path.join(casesDir, name, 'stderr'), 'utf8')).join('\n');
