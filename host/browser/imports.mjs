@@ -4,6 +4,7 @@
 // wait path. What a program is finally given for a wait is decided when it is
 // linked (linking.mjs): a suspension wrapper, or a plain WebAssembly.Suspending.
 import { adapter } from './adapters.mjs';
+import { argList } from './execution.mjs';
 import { InternalError, SnailError } from './errors.mjs';
 import { isThenable } from './promises.mjs';
 import { Status } from './status.mjs';
@@ -126,9 +127,10 @@ export const identity = (v) => v;
  * @property {((result: unknown) => void) | null} nativeDiscard  the program's own disposer
  * @property {boolean} keepsResults  the operation's own value must be kept for delivery or
  *   disposal (not the one JSPI converts to the import's type); derived, not set by callers
- * @property {((signal: AbortSignal, task: import('./tasks.mjs').Task, n: number, a: unknown, b: unknown, c: unknown, d: unknown) => unknown) | null} operationN
- *   the operation of an import of up to four arguments whose arguments only the operation
- *   sees, called with the `n` arguments themselves, without an argument list (suspend() imports)
+ * @property {((n: number) => (signal: AbortSignal, task: import('./tasks.mjs').Task, a: unknown, b: unknown, c: unknown, d: unknown) => unknown) | null} operationOf
+ *   the operation of an import of `n` arguments (up to four) whose arguments only the operation
+ *   sees, made for that `n`: called with the arguments themselves, without an argument list
+ *   (suspend() imports)
  * @property {boolean} keepsArgs  describe, accept and failed read the arguments, so a
  *   suspended task keeps them (false for suspend() imports, whose operation alone sees them)
  * @property {string | null} resultType  the import's result type where it is known ('i32',
@@ -137,6 +139,9 @@ export const identity = (v) => v;
  *   converts is the delivery, and the operation always returns a promise; derived from
  *   keepsResults, and false when the spec says so (yield, whose operation returns a value)
  *   or the wait is shielded (its shield ends when the wait path delivers)
+ * @property {number | null} leased  what a wait of no arguments delivers under the scheduler's
+ *   lease, where `now` always answers it (yield: ok, for nothing else is ready and the turn has
+ *   budget left); null for a wait that is not answered so
  * @property {number | null} shield  each call runs in a shield of its own with a deadline this
  *   many ms after the call (Infinity: none); null for an ordinary wait. Only for waits
  *   with neither `prepare` nor `now`, which end before the wait path could end the shield
@@ -172,7 +177,7 @@ export function suspending(partial) {
     prepare: partial.prepare ?? null,
     now: partial.now ?? null,
     operation: partial.operation,
-    operationN: partial.operationN ?? null,
+    operationOf: partial.operationOf ?? null,
     ownCancel: partial.ownCancel ?? false,
     accept,
     cancelled: partial.cancelled ?? Status.cancelled,
@@ -181,6 +186,7 @@ export function suspending(partial) {
     nativeDiscard: partial.nativeDiscard ?? null,
     keepsResults,
     lendable: (partial.lendable ?? true) && !keepsResults && shield === null,
+    leased: partial.leased ?? null,
     keepsArgs: partial.keepsArgs ?? true,
     resultType: partial.resultType ?? null,
     shield,
@@ -228,11 +234,15 @@ export function snailImports(hooks, extra = {}) {
       name: 'snail.yield',
       describe: () => 'snail.yield()',
       lendable: false,
+      // No arguments to keep: a wait the lease answers leaves no list behind.
+      keepsArgs: false,
       // Its operation completes at once: no signal to make for it.
       ownCancel: true,
       // Nothing else is ready and the turn has budget left: the permit comes
       // straight back, so the task keeps it (lent) across the resumption.
       now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),
+      // Under the lease nothing else is ready, and the lease's steps are the turn's.
+      leased: Status.ok,
       operation: () => Status.ok,
     }),
     join: suspending({
@@ -356,9 +366,16 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       operation: contextual
         ? (signal, task, args) => withContext(signal, task, args)
         : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),
-      operationN: contextual
-        ? (signal, task, n, a, b, c, d) => withContext(signal, task, n === 0 ? [] : n === 1 ? [a] : n === 2 ? [a, b] : n === 3 ? [a, b, c] : [a, b, c, d])
-        : (signal, _task, n, a, b, c, d) => promised(n === 1 ? call(signal, a) : n === 2 ? call(signal, a, b) : n === 3 ? call(signal, a, b, c) : n === 0 ? call(signal) : call(signal, a, b, c, d)),
+      operationOf: (n) => {
+        if (contextual) return (signal, task, a, b, c, d) => withContext(signal, task, argList(n, a, b, c, d));
+        switch (n) {
+          case 0: return (signal) => promised(call(signal));
+          case 1: return (signal, _task, a) => promised(call(signal, a));
+          case 2: return (signal, _task, a, b) => promised(call(signal, a, b));
+          case 3: return (signal, _task, a, b, c) => promised(call(signal, a, b, c));
+          default: return (signal, _task, a, b, c, d) => promised(call(signal, a, b, c, d));
+        }
+      },
       accept: identity,
       cancelled,
       failed: (error) => (failed === REJECT ? new Rejection(error) : failed),

@@ -19,7 +19,6 @@ import { assertWaitBegins, checkWaitMove, Execution, W, WAIT_MODE_NAMES } from '
  * @property {(fn: () => void) => void} guard  runs a callback from the event loop; an exception is a
  *   bug that breaks the runtime down
  * @property {(task: Task, x: Execution) => unknown} takeWait  takes a task's wait record and clears it (Waits.takeWait)
- * @property {(task: Task) => AbortSignal} signalOf  the signal a task's waits receive (Waits.signalOf)
  */
 
 export class Lending {
@@ -30,10 +29,9 @@ export class Lending {
     this.slotTasks = hooks.slotTasks;
     this.guard = hooks.guard;
     this.takeWait = hooks.takeWait;
-    this.signalOf = hooks.signalOf;
     /** Check every move of a wait, and the records where waits begin and end. */
     this.check = this.sched.checkInvariants;
-    /** @type {AbortSignal | null} the signal the waits under the lease receive */
+    /** @type {AbortSignal | null} the signal the waits under the lease receive (null: the holder's, made when one needs it) */
     this.leaseSignal = null;
     /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
     this.takesAllowed = true;
@@ -69,7 +67,7 @@ export class Lending {
     this.moveWait(taker, tx, W.none);
     this.takeWait(taker, tx);
     words.mayTake(taker._slot, false);
-    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+    this.leaseSignal = tx.signal;
   }
 
   /**
@@ -106,7 +104,7 @@ export class Lending {
     const stride = words.waitStride;
     i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
     i32[words.waitWord + taker._slot * stride] = 0;
-    this.leaseSignal = tx.signal ?? this.signalOf(taker);
+    this.leaseSignal = tx.signal;
   }
 
   /** The engine's engineProblem: a take in Wasm the wait path has not seen. */

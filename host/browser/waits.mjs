@@ -21,6 +21,7 @@ import {
 } from './execution.mjs';
 import { identity, REJECT, Rejection } from './imports.mjs';
 import { Lending } from './lending.mjs';
+import { S } from './task.mjs';
 import { isThenable } from './promises.mjs';
 
 /** @typedef {import('./tasks.mjs').Task} Task */
@@ -69,7 +70,6 @@ export class Waits {
       slotTasks: this.slotTasks,
       guard: this.guard,
       takeWait: (task, x) => this.takeWait(task, x),
-      signalOf: (task) => this.signalOf(task),
     });
     /** @type {TakenWait} reused by takeWait() */
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
@@ -120,8 +120,8 @@ export class Waits {
     const sched = this.sched;
     const disposal = this.disposal;
     const lending = this.lending;
-    const operationN = spec.operationN;
-    if (direct && arity >= 0 && arity <= 4 && operationN !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
+    if (direct && arity >= 0 && arity <= 4 && spec.operationOf !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
+      const operate = spec.operationOf(arity);
       // The common wait in one piece: a suspend() import of up to four
       // arguments, while nothing else wants the permit, takes it lent
       // without building an argument list; anything else goes the general
@@ -148,7 +148,7 @@ export class Waits {
           if (sched.lent !== task) lending.relend(task, spec);
           else if (x.wait !== spec) x.wait = spec;
           else if (waits.check) lending.assertLease(task, spec);
-          signal = lending.leaseSignal;
+          signal = lending.leaseSignal ?? (lending.leaseSignal = waits.signalOf(task));
         } else {
           task = sched.holder;
           if (task === null || disposal.running || waits.emit !== null || task._cancelNow || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
@@ -157,7 +157,7 @@ export class Waits {
         }
         let operation;
         try {
-          operation = operationN(/** @type {AbortSignal} */ (signal), task, arity, a, b, c, d);
+          operation = operate(/** @type {AbortSignal} */ (signal), task, a, b, c, d);
         } catch (error) {
           // Rejected, not thrown on: the task suspends as for any wait, so
           // work the operation made ready before it threw goes first.
@@ -168,11 +168,29 @@ export class Waits {
           if (sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = /** @type {AbortSignal} */ (signal);
           // While it waits, a task whose wait ends may take the permit in
           // Wasm, with the lease's next step.
-          if (sched.lease === task && sched.turn.steps < sched.leaseEnd && lending.takesAllowed) waits.words.open();
+          // (None may while no other task waits: none can begin to while this one waits lent.)
+          if (sched.lease === task && sched.byState[S.suspended] !== 0 && sched.turn.steps < sched.leaseEnd && lending.takesAllowed) waits.words.open();
           return operation;
         }
         // The operation itself took the permit back (it cancelled a task).
         return waits.waitOn(task, spec, true, operation);
+      };
+    }
+    const leased = spec.leased;
+    if (direct && arity === 0 && leased !== null && !spec.prepare) {
+      // A wait that the lease answers (snail.yield): under the lease the task
+      // keeps its permit lent across it without a check, as for lentWait,
+      // and what `now` would say is known.
+      const delivery = resolvedStatus(leased);
+      return function leasedWait() {
+        if (waits.words.taken !== 0) waits.sync();
+        const task = sched.leaseStep();
+        if (task === null) return waitWith(NO_ARGS);
+        const x = /** @type {Execution} */ (task._x);
+        if (sched.lent !== task) lending.relend(task, spec);
+        else if (x.wait !== spec) x.wait = spec;
+        else if (waits.check) lending.assertLease(task, spec);
+        return delivery;
       };
     }
     // An import of no arguments (snail.yield) needs no argument list of its own.
@@ -232,8 +250,13 @@ export class Waits {
           // The task keeps the permit across the resumption JSPI makes of a
           // settled promise; under a wrapper it keeps it lent, so the wrapper
           // goes on without calling back.
-          if (direct && waits.emit === null) lending.lendAcross(task, spec, args);
-          else waits.move(task, x, W.none);
+          if (direct && waits.emit === null) {
+            lending.lendAcross(task, spec, args);
+            // Its next waits that the lease answers need no checks.
+            if (delivery === leased && sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = x.signal;
+          } else {
+            waits.move(task, x, W.none);
+          }
           return resolvedStatus(/** @type {number} */ (delivery));
         }
       }
