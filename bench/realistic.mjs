@@ -7,6 +7,7 @@
 // The same store built without snail-core (kv_raw.c), run as 50 concurrent
 // raw JSPI calls, is the engine's floor beside it.
 import { Runtime, suspend } from '../host/browser/index.mjs';
+import { internals } from '../host/browser/debug.mjs';
 import { spread } from './samples.mjs';
 
 /** The bytes of a block, as kv.c has them. */
@@ -150,6 +151,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
   const mixed = host.quick ? 256 : 512;
   const devices = new Devices(TASKS);
   const rt = await Runtime.load(host.program('bench_kv'), { stdout: () => {}, imports: { disk: diskImports(devices) } });
+  const inside = internals(rt);
   devices.memory = /** @type {WebAssembly.Memory} */ (rt.instance.exports.memory);
   const rawDevices = new Devices(TASKS);
   const raw = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_kv_raw'))), { disk: rawDiskImports(rawDevices) });
@@ -200,7 +202,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
     const ms = performance.now() - t0;
     const after = rt.stats();
     check(values, devices, mode);
-    seen[mode] = { switches: devices.switches, lends: after.lends - before.lends, steps: after.steps - before.steps };
+    seen[mode] = { switches: devices.switches, lends: after.lends - before.lends, steps: after.steps - before.steps, releases: after.releases - before.releases };
     return ms;
   };
   /**
@@ -218,7 +220,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
     else values = Array.from({ length: TASKS }, (_, d) => rawSync(kvArg(d, keys, mixed)));
     const ms = performance.now() - t0;
     check(values, rawDevices, mode);
-    seen[mode] = { switches: rawDevices.switches, lends: 0, steps: 0 };
+    seen[mode] = { switches: rawDevices.switches, lends: 0, steps: 0, releases: 0 };
     return ms;
   };
 
@@ -228,6 +230,16 @@ export async function realisticRows({ host, rounds, interleaved }) {
   const ops = ref.reads + ref.writes;
   const s = await interleaved({
     async: () => round('run_async', true, 'async'),
+    // The same, with ready resumptions left in the ready queue for their
+    // grants (the release off): what releasing them saves.
+    held: async () => {
+      inside.allowReleases(false);
+      try {
+        return await round('run_async', true, 'held');
+      } finally {
+        inside.allowReleases(true);
+      }
+    },
     sync: () => round('run_sync', true, 'sync'),
     async1: () => round('run_async', false, 'async1'),
     sync1: () => round('run_sync', false, 'sync1'),
@@ -237,8 +249,8 @@ export async function realisticRows({ host, rounds, interleaved }) {
   }, ops, rounds);
   const stats = rt.stats();
   await rt.close();
-  const ran = ref.reads > 0 && ref.writes > 0 && stats.returned === TASKS * (4 * (rounds + 2) + 1) && stats.failed === 0
-    && seen.async.switches > 0 && seen.async.steps > 0 && seen.rawAsync.switches > 0;
+  const ran = ref.reads > 0 && ref.writes > 0 && stats.returned === TASKS * (5 * (rounds + 2) + 1) && stats.failed === 0
+    && seen.async.switches > 0 && seen.async.steps > 0 && seen.rawAsync.switches > 0 && seen.held.releases === 0;
   if (!ran) throw new Error('benchmark subject did not run: the realistic rounds');
 
   /** @param {any} x @returns {number[]} */
@@ -256,7 +268,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
   const subject = `${TASKS} tasks, each on its own device: ${keys} puts, ${mixed} mixed gets and puts, ${keys} gets of values in a log behind a B+tree; ${ops.toLocaleString('en')} block operations of 4 KiB a round`;
   const counters = (/** @type {string} */ mode) => ({
     tasks: TASKS, blockReads: ref.reads, blockWrites: ref.writes,
-    switches: seen[mode].switches, lends: seen[mode].lends, steps: seen[mode].steps,
+    switches: seen[mode].switches, lends: seen[mode].lends, steps: seen[mode].steps, releases: seen[mode].releases,
   });
   return [
     {
@@ -283,6 +295,14 @@ export async function realisticRows({ host, rounds, interleaved }) {
       value: s.async, scale: 'ns', baselineName: 'raw JSPI', baseline: s.rawAsync,
       note: 'what the runtime adds to a suspension of this program, as the interleaved-waits rows measure it for a bare wait',
       counters: counters('async'),
+    },
+    {
+      name: `realistic: key-value store, ${TASKS} tasks, with the release of ready resumptions off (context)`,
+      unit: 'block operation',
+      subject: `${subject}; as the first row, with every resumption made ready granted from the ready queue`,
+      value: s.held, scale: 'ns', baselineName: 'its synchronous run', baseline: s.sync,
+      note: 'against the first row: what releasing ready resumptions to take the permit in Wasm saves',
+      counters: counters('held'),
     },
     {
       name: `realistic: key-value store, one task at a time, immediate asynchronous vs synchronous block I/O (context)`,

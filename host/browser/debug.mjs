@@ -64,6 +64,31 @@ export class RuntimeInternals {
     if (!allowed) this.bridge.words.close();
   }
 
+  /**
+   * Turns the release of ready resumptions off or on (a benchmark's
+   * anatomy, a test's control: off, a ready task waits in the ready queue
+   * for its grant).
+   * @param {boolean} allowed
+   */
+  allowReleases(allowed) {
+    this.bridge.waits.releasesAllowed = allowed;
+  }
+
+  /**
+   * Calls `fn` with every ready task the runtime releases from now on to wake
+   * again by itself, as it releases it (it has not woken yet).
+   * @param {(task: import('./tasks.mjs').Task) => void} fn
+   */
+  watchReleases(fn) {
+    const waits = this.bridge.waits;
+    const release = waits.release.bind(waits);
+    waits.release = (task) => {
+      const released = release(task);
+      if (released) fn(task);
+      return released;
+    };
+  }
+
   /** Whether the timer that lets idle carriers go is armed. */
   get idleTimerArmed() {
     return this.bridge.pool.idleTimer !== null;

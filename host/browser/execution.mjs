@@ -29,13 +29,19 @@ import { InternalError } from './errors.mjs';
  * - `chained`: the operation is continued by a reaction that makes the task
  *   ready (no suspension module: two promise hops).
  * - `gated`: the task is ready or about to be; its resumption settles its gate.
+ * - `parked`: as `gated`, for a wait whose delivery is what JSPI handed its
+ *   wrapper (kept in the record): the wrapper parked the task because the
+ *   permit was not to be had. Released (release()), the task leaves the ready
+ *   queue and its gate settles with that value: it is `direct` again, its
+ *   wait ended, and its wrapper wakes again as at the end of the wait (it
+ *   takes the permit in Wasm if it is open, or asks for it).
  * - `delivered`: the resumption ran before the task's continuation made its
  *   gate: the delivery waits in the record for the continuation to take it.
  */
-export const W = Object.freeze({ none: 0, begun: 1, lent: 2, direct: 3, settled: 4, chained: 5, gated: 6, delivered: 7 });
+export const W = Object.freeze({ none: 0, begun: 1, lent: 2, direct: 3, settled: 4, chained: 5, gated: 6, delivered: 7, parked: 8 });
 
 /** @type {readonly string[]} */
-export const WAIT_MODE_NAMES = Object.freeze(['none', 'begun', 'lent', 'direct', 'settled', 'chained', 'gated', 'delivered']);
+export const WAIT_MODE_NAMES = Object.freeze(['none', 'begun', 'lent', 'direct', 'settled', 'chained', 'gated', 'delivered', 'parked']);
 
 /** The legal moves of a wait, one bit per target mode. */
 const LEGAL_MOVES = Object.freeze([
@@ -46,11 +52,13 @@ const LEGAL_MOVES = Object.freeze([
   // A lent wait whose failure may be a value that did not convert parks
   // until its operation says (gated).
   /* lent      -> */ (1 << W.begun) | (1 << W.lent) | (1 << W.direct) | (1 << W.none) | (1 << W.gated),
-  /* direct    -> */ (1 << W.settled) | (1 << W.none) | (1 << W.gated),
+  /* direct    -> */ (1 << W.settled) | (1 << W.none) | (1 << W.gated) | (1 << W.parked),
   /* settled   -> */ (1 << W.none) | (1 << W.gated),
   /* chained   -> */ (1 << W.gated),
   /* gated     -> */ (1 << W.delivered) | (1 << W.none),
   /* delivered -> */ (1 << W.none),
+  // Granted as a gated wait is, or released to wake again.
+  /* parked    -> */ (1 << W.delivered) | (1 << W.none) | (1 << W.direct),
 ]);
 
 /**

@@ -84,7 +84,7 @@ export class Scheduler {
     this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
-      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0,
+      steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0, releases: 0,
     };
   }
 
@@ -178,9 +178,35 @@ export class Scheduler {
    * which it takes now.
    */
   mayLend() {
-    if (this.ready !== 0 || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
+    if (this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
+    if (this.ready !== 0 && !this.releaseReady()) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
     return this.takeStep();
+  }
+
+  /**
+   * The executing task begins a wait while resumptions are ready: those at
+   * the head of the ready order that the engine can let wake again by
+   * themselves (release()) leave the ready queue, in order, so that the wait
+   * may lend the permit and each of them take it in Wasm in turn, the way
+   * they would have had the permit been open when their waits ended. A start
+   * or a resumption the engine keeps stops it. Only when the turn has room
+   * for all of them, and to spare: one released after the turn is used up
+   * wakes only to park again.
+   * @returns {boolean} whether no resumption is ready any more
+   */
+  releaseReady() {
+    if (4 * this.ready > this.turn.room()) return false;
+    while (this.ready !== 0) {
+      const task = this.pickNext();
+      if (task === null || task._s !== S.suspended || !this.engine.release(task)) return false;
+      this.resumptions.pop();
+      task._ready = false;
+      this.ready--;
+      this.totals.releases++;
+    }
+    if (this.checkInvariants) this.assertInvariants();
+    return true;
   }
 
   /**

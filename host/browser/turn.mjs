@@ -40,6 +40,7 @@ export class Turn {
     this.start = 0; // the clock when the turn's first step was taken
     this.nextClockCheck = 0; // the turn step at which the clock is read next
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
+    this.pace = 0; // ms per step at the last clock reading that saw time pass (0: none yet)
   }
 
   /**
@@ -70,11 +71,24 @@ export class Turn {
    */
   timeUsed() {
     const elapsed = this.now() - this.start;
+    if (elapsed > 0) this.pace = elapsed / this.steps;
     if (elapsed >= this.maxTimeMs) return true;
     const steps = this.steps;
     const gap = elapsed > 0 ? Math.floor(Math.min(this.maxTimeMs / 16, (this.maxTimeMs - elapsed) / 2) / (elapsed / steps)) : steps;
     this.nextClockCheck = steps + Math.max(1, Math.min(this.timeCheckEvery, gap));
     return false;
+  }
+
+  /**
+   * About how many more steps this turn can take, at the pace of its steps
+   * so far (or of the last turn's, before the clock moved): reads the clock.
+   */
+  room() {
+    if (!this.active) return this.maxSteps;
+    const left = this.maxSteps - this.steps;
+    const elapsed = this.now() - this.start;
+    const pace = elapsed > 0 && this.steps > 0 ? elapsed / this.steps : this.pace;
+    return pace > 0 ? Math.min(left, Math.floor((this.maxTimeMs - elapsed) / pace)) : left;
   }
 
   /**

@@ -71,7 +71,10 @@ export class Waits {
       guard: this.guard,
       takeWait: (task, x) => this.takeWait(task, x),
     });
+    /** Whether ready resumptions may be released to wake again (a benchmark's anatomy turns it off). */
+    this.releasesAllowed = true;
     /** @type {TakenWait} reused by takeWait() */
+
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
   }
 
@@ -401,7 +404,9 @@ export class Waits {
       if (delivery instanceof Rejection) throw delivery.error;
       return delivery;
     }
-    this.move(task, x, W.gated);
+    // Its wrapper parks it. A wait whose delivery is the value JSPI handed
+    // the wrapper may be released to wake again (release()).
+    this.move(task, x, mode === W.direct && outcome === Outcome.fulfilled && !task._cancelNow && /** @type {WaitSpec} */ (x.wait).lendable ? W.parked : W.gated);
     try {
       this.sched.readyTask(task);
       this.sched.pump(false);
@@ -411,6 +416,32 @@ export class Waits {
     if (x.mode === W.delivered) return this.takeDelivery(task, x);
     this.words.askPark();
     return zero;
+  }
+
+  /**
+   * The engine's release: a parked task whose delivery is the value JSPI
+   * handed its wrapper leaves the ready queue, while the task that holds
+   * the permit begins a wait. Its gate settles with that value, so that its
+   * wrapper wakes again as at the end of its wait: it takes the permit in
+   * Wasm when it is open (the waiting task lends it), or asks for it. Its
+   * wrapper tells a released park from a granted one by the CURRENT word,
+   * which a grant sets to the task's slot (wasm/gates.mjs).
+   * @param {Task} task
+   * @returns {boolean} whether the task was released
+   */
+  release(task) {
+    const x = task._exec;
+    const gate = x.gate;
+    if (x.mode !== W.parked || gate === null || task._cancelNow || !this.releasesAllowed) return false;
+    x.gate = null;
+    x.gateReject = null;
+    const value = x.result;
+    x.result = undefined;
+    x.outcome = Outcome.pending;
+    this.move(task, x, W.direct);
+    this.words.mayTake(task._slot, true);
+    gate(value);
+    return true;
   }
 
   /**
@@ -615,7 +646,7 @@ export class Waits {
    */
   resume(task) {
     const x = task._exec;
-    if (x.mode !== W.gated) throw new InternalError(`${task} was resumed in wait mode ${WAIT_MODE_NAMES[x.mode]}, not gated`);
+    if (x.mode !== W.gated && x.mode !== W.parked) throw new InternalError(`${task} was resumed in wait mode ${WAIT_MODE_NAMES[x.mode]}, not gated or parked`);
     const gate = x.gate;
     const reject = x.gateReject;
     x.gate = null;

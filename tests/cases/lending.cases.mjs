@@ -4,6 +4,7 @@
 // wants the permit takes it back. These cases run in Node and in Chromium.
 import { SnailError, Status, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { assert } from './assert.mjs';
+import { internals } from '../../host/browser/debug.mjs';
 import { assertQuiet, closeQuiet, handlerValues, heldPauses, loadContracts, nextTurn, until } from './support.mjs';
 
 // A time budget no first run can use up: whether a wait may keep the permit
@@ -620,6 +621,99 @@ export const cases = [
         await nextTurn();
       }
       assert.equal(await b.result, 3);
+      await closeQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: resumptions_ready_behind_the_permit_are_released_to_take_it_in_wasm_and_keep_their_bindings_and_frames',
+    async run(ctx) {
+      // Every wait is answered at once (an already resolved promise). The
+      // tasks whose waits end after a turn used up its budget of steps join
+      // the ready queue. The first of them granted in the next turn releases
+      // the others as it begins its next wait: each wakes again by itself and
+      // takes the permit in Wasm from the one it is lent to, instead of being
+      // granted from the ready queue one at a time.
+      const { rt, violations } = await loadContracts(ctx, {
+        maxSteps: 256,
+        maxTimeMs: 60_000,
+        pause: suspend((_signal, n) => Promise.resolve(n)),
+      });
+      const tasks = Array.from({ length: 30 }, (_, i) => rt.dispatch('pause_loop', 40 + (i % 5)));
+      await rt.drain();
+      assert.deepEqual(tasks.map((t) => t.value), tasks.map((_, i) => 40 + (i % 5)), 'every wait delivered its own value');
+      assert.deepEqual(violations, [], 'every task kept its bindings and frames');
+      const s = rt.stats();
+      const waits = tasks.reduce((n, t) => n + /** @type {number} */ (t.value), 0);
+      assert.ok(s.yields >= 3, `${s.yields} turns ended on the budget`);
+      assert.ok(s.releases >= 20, `${s.releases} ready resumptions were released`);
+      assert.ok(s.takes > waits / 2, `${s.takes} of ${waits} waits ended with the permit taken in Wasm (releases ${s.releases}, lends ${s.lends})`);
+      await closeQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: a_task_cancelled_after_its_release_wakes_to_the_cancellation',
+    async run(ctx) {
+      // The operation of the wait that released the ready tasks cancels one of
+      // them before it wakes: the wait it parked in must end cancelled (pause(j)
+      // would deliver j), not with the value its wrapper holds.
+      /** @type {Map<import('../../host/browser/index.mjs').Task, number>} */
+      const lastPause = new Map();
+      /** @type {import('../../host/browser/index.mjs').Task[]} */
+      const released = [];
+      /** @type {{ task: import('../../host/browser/index.mjs').Task, wait: number } | null} */
+      let victim = null;
+      const { rt, violations } = await loadContracts(ctx, {
+        maxSteps: 64,
+        maxTimeMs: 60_000,
+        pause: suspend((/** @type {import('../../host/browser/index.mjs').WaitContext} */ context, /** @type {number} */ n) => {
+          // The last of several: one released before it wakes first, takes
+          // the permit and lends it as it waits, so the permit is open when
+          // the cancelled task wakes (the cancellation took it back).
+          if (victim === null && released.length > 1) {
+            const task = /** @type {import('../../host/browser/index.mjs').Task} */ (released.at(-1));
+            victim = { task, wait: /** @type {number} */ (lastPause.get(task)) };
+            task.cancel();
+          }
+          released.length = 0;
+          lastPause.set(context.task, n);
+          return Promise.resolve(n);
+        }, undefined, { context: true }),
+      });
+      internals(rt).watchReleases((task) => released.push(task));
+      const tasks = Array.from({ length: 6 }, () => rt.dispatch('pause_loop', 30));
+      await rt.drain();
+      const v = /** @type {{ task: import('../../host/browser/index.mjs').Task, wait: number } | null} */ (victim);
+      if (v === null) throw new Error(`no task was released (releases ${rt.stats().releases})`);
+      assert.equal(v.task.state, 'cancelled');
+      for (const t of tasks) if (t !== v.task) assert.equal(t.value, 30, `${t} delivered every wait`);
+      // Only the cancelled task's waits fail to deliver pause(i) = i: from the
+      // one it was released from on (the cancelled status is 1).
+      const from = v.wait === 1 ? 2 : v.wait;
+      assert.deepEqual(violations.filter((x) => x.code === 15).map((x) => x.a).filter((a) => a !== 1), Array.from({ length: 30 - from }, (_, i) => from + i).filter((a) => a !== 1));
+      await closeQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: yields_under_the_lease_keep_the_permit_and_give_way_to_work_that_arrives',
+    async run(ctx) {
+      // A task that only yields, with nothing else ready, keeps the permit lent
+      // across each yield (counted as steps and lends); a dispatch from
+      // JavaScript meanwhile ends the lease and runs before the yielder is done.
+      /** @type {import('../../host/browser/index.mjs').Runtime} */
+      let rt;
+      const order = /** @type {string[]} */ ([]);
+      ({ rt } = await loadContracts(ctx, { maxSteps: 64, maxTimeMs: 60_000 }));
+      const yielder = rt.dispatch('yield_loop', 2000);
+      yielder.done.then(() => order.push('yielder'));
+      await until(() => rt.stats().lends > 100, 'the yields to keep the permit');
+      const quick = rt.dispatch('nop', 7);
+      quick.done.then(() => order.push('quick'));
+      assert.equal(await quick.result, 7);
+      assert.equal(await yielder.result, 2000);
+      assert.deepEqual(order, ['quick', 'yielder']);
+      const s = rt.stats();
+      assert.ok(s.lends >= 1900, `${s.lends} of 2000 yields kept the permit lent`);
+      assert.ok(s.yields >= 2000 / 64 - 1, `${s.yields} event-loop turns for 2000 yields with a budget of 64 steps`);
       await closeQuiet(rt);
     },
   },

@@ -1,5 +1,5 @@
 ;; wrappers-bare: the wrappers of two waits, for a program without registers
-;; 1091 bytes, sha256 736a0ede00657f91f4aac6b375d925470f34e97c7bd70322d13677b6d9bbf3f1
+;; 1117 bytes, sha256 7fce4ef6cca07122e8746f6ef3a0b7d663c6632c8d5a1b6af4867a0cdcc608cb
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -92,55 +92,62 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 8
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=32
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
-                  local.get 3
-                  return
+                  i32.const 8
+                  i32.mul
+                  local.set 5
+                  local.get 5
+                  i32.load offset=32
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 2
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 4
+              local.get 3
+              call 2
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 4
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -297,51 +304,58 @@
               end
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 0
-                i32.const 8
-                i32.mul
-                local.set 3
-                local.get 3
-                i32.load offset=32
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 0
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 0
-                  i32.store
-                  return
+                  i32.const 8
+                  i32.mul
+                  local.set 3
+                  local.get 3
+                  i32.load offset=32
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 0
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 0
+                    i32.store
+                    return
+                  end
                 end
               end
-            end
-            local.get 0
-            call 5
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 0
-              call 7
+              call 5
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 0
+                call 7
+                i32.const 0
+                i32.load
+                local.get 0
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end

@@ -1,5 +1,5 @@
 ;; wrappers-mixed: the wrappers of three waits, for registers of every type, after a loaded module added one (generation 2)
-;; 3345 bytes, sha256 e01d4234b6f90fae41844725f6489652fc7ff0a6e7229a33d0a78043c0f8dff5
+;; 3384 bytes, sha256 bb39aeed54e8b0d99f4c237bf79f4df88330e8ecb5e33bdf750c4fa200f2f49b
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -220,94 +220,101 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 40
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=64
+                i32.const 0
+                i32.load offset=12
+                i32.const 2
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
-                  local.get 5
-                  i64.load offset=32
-                  global.set 0
-                  local.get 1
-                  i32.const 2
+                  i32.const 40
                   i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 1
-                  global.set 1
+                  local.set 5
                   local.get 5
-                  f64.load offset=40
-                  global.set 2
-                  local.get 1
-                  i32.const 1
-                  i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 2
-                  global.set 3
-                  local.get 5
-                  f32.load offset=48
-                  global.set 4
-                  local.get 5
-                  i32.load offset=52
-                  global.set 5
-                  local.get 1
-                  i32.const 2
-                  i32.mul
-                  i32.const 1
-                  i32.add
-                  table.get 1
-                  global.set 6
-                  local.get 5
-                  i32.load offset=56
-                  global.set 7
-                  local.get 5
-                  i32.load offset=60
-                  global.set 8
-                  local.get 3
-                  return
+                  i32.load offset=64
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 5
+                    i64.load offset=32
+                    global.set 0
+                    local.get 1
+                    i32.const 2
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 1
+                    global.set 1
+                    local.get 5
+                    f64.load offset=40
+                    global.set 2
+                    local.get 1
+                    i32.const 1
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 2
+                    global.set 3
+                    local.get 5
+                    f32.load offset=48
+                    global.set 4
+                    local.get 5
+                    i32.load offset=52
+                    global.set 5
+                    local.get 1
+                    i32.const 2
+                    i32.mul
+                    i32.const 1
+                    i32.add
+                    table.get 1
+                    global.set 6
+                    local.get 5
+                    i32.load offset=56
+                    global.set 7
+                    local.get 5
+                    i32.load offset=60
+                    global.set 8
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 2
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 4
+              local.get 3
+              call 2
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 4
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -702,94 +709,101 @@
               local.get 4
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 2
-                i32.const 40
-                i32.mul
-                local.set 6
-                local.get 6
-                i32.load offset=64
+                i32.const 0
+                i32.load offset=12
+                i32.const 2
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 2
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 2
-                  i32.store
-                  local.get 6
-                  i64.load offset=32
-                  global.set 0
-                  local.get 2
-                  i32.const 2
+                  i32.const 40
                   i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 1
-                  global.set 1
+                  local.set 6
                   local.get 6
-                  f64.load offset=40
-                  global.set 2
-                  local.get 2
-                  i32.const 1
-                  i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 2
-                  global.set 3
-                  local.get 6
-                  f32.load offset=48
-                  global.set 4
-                  local.get 6
-                  i32.load offset=52
-                  global.set 5
-                  local.get 2
-                  i32.const 2
-                  i32.mul
-                  i32.const 1
-                  i32.add
-                  table.get 1
-                  global.set 6
-                  local.get 6
-                  i32.load offset=56
-                  global.set 7
-                  local.get 6
-                  i32.load offset=60
-                  global.set 8
-                  local.get 4
-                  return
+                  i32.load offset=64
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 2
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 2
+                    i32.store
+                    local.get 6
+                    i64.load offset=32
+                    global.set 0
+                    local.get 2
+                    i32.const 2
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 1
+                    global.set 1
+                    local.get 6
+                    f64.load offset=40
+                    global.set 2
+                    local.get 2
+                    i32.const 1
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 2
+                    global.set 3
+                    local.get 6
+                    f32.load offset=48
+                    global.set 4
+                    local.get 6
+                    i32.load offset=52
+                    global.set 5
+                    local.get 2
+                    i32.const 2
+                    i32.mul
+                    i32.const 1
+                    i32.add
+                    table.get 1
+                    global.set 6
+                    local.get 6
+                    i32.load offset=56
+                    global.set 7
+                    local.get 6
+                    i32.load offset=60
+                    global.set 8
+                    local.get 4
+                    return
+                  end
                 end
               end
-            end
-            local.get 2
-            local.get 4
-            call 5
-            local.set 4
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 2
-              call 7
+              local.get 4
+              call 5
               local.set 4
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 2
+                call 7
+                local.set 4
+                i32.const 0
+                i32.load
+                local.get 2
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -1183,94 +1197,101 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 40
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=64
+                i32.const 0
+                i32.load offset=12
+                i32.const 2
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
-                  local.get 5
-                  i64.load offset=32
-                  global.set 0
-                  local.get 1
-                  i32.const 2
+                  i32.const 40
                   i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 1
-                  global.set 1
+                  local.set 5
                   local.get 5
-                  f64.load offset=40
-                  global.set 2
-                  local.get 1
-                  i32.const 1
-                  i32.mul
-                  i32.const 0
-                  i32.add
-                  table.get 2
-                  global.set 3
-                  local.get 5
-                  f32.load offset=48
-                  global.set 4
-                  local.get 5
-                  i32.load offset=52
-                  global.set 5
-                  local.get 1
-                  i32.const 2
-                  i32.mul
-                  i32.const 1
-                  i32.add
-                  table.get 1
-                  global.set 6
-                  local.get 5
-                  i32.load offset=56
-                  global.set 7
-                  local.get 5
-                  i32.load offset=60
-                  global.set 8
-                  local.get 3
-                  return
+                  i32.load offset=64
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 5
+                    i64.load offset=32
+                    global.set 0
+                    local.get 1
+                    i32.const 2
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 1
+                    global.set 1
+                    local.get 5
+                    f64.load offset=40
+                    global.set 2
+                    local.get 1
+                    i32.const 1
+                    i32.mul
+                    i32.const 0
+                    i32.add
+                    table.get 2
+                    global.set 3
+                    local.get 5
+                    f32.load offset=48
+                    global.set 4
+                    local.get 5
+                    i32.load offset=52
+                    global.set 5
+                    local.get 1
+                    i32.const 2
+                    i32.mul
+                    i32.const 1
+                    i32.add
+                    table.get 1
+                    global.set 6
+                    local.get 5
+                    i32.load offset=56
+                    global.set 7
+                    local.get 5
+                    i32.load offset=60
+                    global.set 8
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 2
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 4
+              local.get 3
+              call 2
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 4
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end

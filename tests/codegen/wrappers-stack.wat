@@ -1,5 +1,5 @@
 ;; wrappers-stack: the wrappers of six waits, for the registers of a C++ program (generation 1)
-;; 4324 bytes, sha256 1f9c9764b9cc6715eac6cf4ead474e8b5dd3e326f80a2e892fd0f8fcfb62605f
+;; 4402 bytes, sha256 84dcdc0dfd7a328f473f9a60b39b390d3651448e14508e55f7dce6bc61443f10
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -162,67 +162,74 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 5
                   local.get 5
-                  i32.load offset=32
-                  global.set 0
-                  local.get 5
-                  i32.load offset=36
-                  global.set 1
-                  local.get 5
-                  i32.load offset=40
-                  global.set 2
-                  local.get 5
-                  i32.load offset=44
-                  global.set 3
-                  local.get 3
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 5
+                    i32.load offset=32
+                    global.set 0
+                    local.get 5
+                    i32.load offset=36
+                    global.set 1
+                    local.get 5
+                    i32.load offset=40
+                    global.set 2
+                    local.get 5
+                    i32.load offset=44
+                    global.set 3
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 2
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 4
+              local.get 3
+              call 2
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 4
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -451,63 +458,70 @@
               end
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 0
-                i32.const 24
-                i32.mul
-                local.set 3
-                local.get 3
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 0
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 0
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 3
                   local.get 3
-                  i32.load offset=32
-                  global.set 0
-                  local.get 3
-                  i32.load offset=36
-                  global.set 1
-                  local.get 3
-                  i32.load offset=40
-                  global.set 2
-                  local.get 3
-                  i32.load offset=44
-                  global.set 3
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 0
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 0
+                    i32.store
+                    local.get 3
+                    i32.load offset=32
+                    global.set 0
+                    local.get 3
+                    i32.load offset=36
+                    global.set 1
+                    local.get 3
+                    i32.load offset=40
+                    global.set 2
+                    local.get 3
+                    i32.load offset=44
+                    global.set 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 0
-            call 5
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 0
-              call 7
+              call 5
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 0
+                call 7
+                i32.const 0
+                i32.load
+                local.get 0
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -736,67 +750,74 @@
               local.get 4
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 2
-                i32.const 24
-                i32.mul
-                local.set 6
-                local.get 6
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 2
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 2
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 6
                   local.get 6
-                  i32.load offset=32
-                  global.set 0
-                  local.get 6
-                  i32.load offset=36
-                  global.set 1
-                  local.get 6
-                  i32.load offset=40
-                  global.set 2
-                  local.get 6
-                  i32.load offset=44
-                  global.set 3
-                  local.get 4
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 2
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 2
+                    i32.store
+                    local.get 6
+                    i32.load offset=32
+                    global.set 0
+                    local.get 6
+                    i32.load offset=36
+                    global.set 1
+                    local.get 6
+                    i32.load offset=40
+                    global.set 2
+                    local.get 6
+                    i32.load offset=44
+                    global.set 3
+                    local.get 4
+                    return
+                  end
                 end
               end
-            end
-            local.get 2
-            local.get 4
-            call 8
-            local.set 4
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 2
-              call 10
+              local.get 4
+              call 8
               local.set 4
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 2
+                call 10
+                local.set 4
+                i32.const 0
+                i32.load
+                local.get 2
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -1028,67 +1049,74 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 5
                   local.get 5
-                  i32.load offset=32
-                  global.set 0
-                  local.get 5
-                  i32.load offset=36
-                  global.set 1
-                  local.get 5
-                  i32.load offset=40
-                  global.set 2
-                  local.get 5
-                  i32.load offset=44
-                  global.set 3
-                  local.get 3
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 5
+                    i32.load offset=32
+                    global.set 0
+                    local.get 5
+                    i32.load offset=36
+                    global.set 1
+                    local.get 5
+                    i32.load offset=40
+                    global.set 2
+                    local.get 5
+                    i32.load offset=44
+                    global.set 3
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 11
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 13
+              local.get 3
+              call 11
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 13
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -1320,67 +1348,74 @@
               local.get 3
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 1
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 1
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 5
                   local.get 5
-                  i32.load offset=32
-                  global.set 0
-                  local.get 5
-                  i32.load offset=36
-                  global.set 1
-                  local.get 5
-                  i32.load offset=40
-                  global.set 2
-                  local.get 5
-                  i32.load offset=44
-                  global.set 3
-                  local.get 3
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 1
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 1
+                    i32.store
+                    local.get 5
+                    i32.load offset=32
+                    global.set 0
+                    local.get 5
+                    i32.load offset=36
+                    global.set 1
+                    local.get 5
+                    i32.load offset=40
+                    global.set 2
+                    local.get 5
+                    i32.load offset=44
+                    global.set 3
+                    local.get 3
+                    return
+                  end
                 end
               end
-            end
-            local.get 1
-            local.get 3
-            call 14
-            local.set 3
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 1
-              call 16
+              local.get 3
+              call 14
               local.set 3
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 1
+                call 16
+                local.set 3
+                i32.const 0
+                i32.load
+                local.get 1
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end
@@ -1613,67 +1648,74 @@
               local.get 4
               return
             end
-            i32.const 0
-            i32.load offset=16
-            if  ;; label = @5
+            loop  ;; label = @5
               i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
+              i32.load offset=16
               if  ;; label = @6
-                local.get 2
-                i32.const 24
-                i32.mul
-                local.set 6
-                local.get 6
-                i32.load offset=48
+                i32.const 0
+                i32.load offset=12
+                i32.const 1
+                i32.eq
                 if  ;; label = @7
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=16
-                  i32.const 0
-                  i32.const 0
-                  i32.load offset=8
-                  i32.store offset=24
-                  i32.const 0
                   local.get 2
-                  i32.store offset=20
-                  i32.const 0
-                  i32.const 0
-                  i32.store offset=8
-                  i32.const 0
-                  local.get 2
-                  i32.store
+                  i32.const 24
+                  i32.mul
+                  local.set 6
                   local.get 6
-                  i32.load offset=32
-                  global.set 0
-                  local.get 6
-                  i32.load offset=36
-                  global.set 1
-                  local.get 6
-                  i32.load offset=40
-                  global.set 2
-                  local.get 6
-                  i32.load offset=44
-                  global.set 3
-                  local.get 4
-                  return
+                  i32.load offset=48
+                  if  ;; label = @8
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=16
+                    i32.const 0
+                    i32.const 0
+                    i32.load offset=8
+                    i32.store offset=24
+                    i32.const 0
+                    local.get 2
+                    i32.store offset=20
+                    i32.const 0
+                    i32.const 0
+                    i32.store offset=8
+                    i32.const 0
+                    local.get 2
+                    i32.store
+                    local.get 6
+                    i32.load offset=32
+                    global.set 0
+                    local.get 6
+                    i32.load offset=36
+                    global.set 1
+                    local.get 6
+                    i32.load offset=40
+                    global.set 2
+                    local.get 6
+                    i32.load offset=44
+                    global.set 3
+                    local.get 4
+                    return
+                  end
                 end
               end
-            end
-            local.get 2
-            local.get 4
-            call 17
-            local.set 4
-            i32.const 0
-            i32.load offset=4
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=4
               local.get 2
-              call 19
+              local.get 4
+              call 17
               local.set 4
+              i32.const 0
+              i32.load offset=4
+              if  ;; label = @6
+                i32.const 0
+                i32.const 0
+                i32.store offset=4
+                local.get 2
+                call 19
+                local.set 4
+                i32.const 0
+                i32.load
+                local.get 2
+                i32.ne
+                br_if 1 (;@5;)
+              end
             end
             br 1 (;@3;)
           end

@@ -19,6 +19,8 @@ class FakeEngine {
     this.off = null;
     /** @type {string | null} what engineProblem() reports */
     this.problem = null;
+    /** @type {Set<Task>} ready resumptions release() lets wake again by themselves */
+    this.releasable = new Set();
   }
   /** @param {Task} task */
   enter(task) { this.log.push(`enter ${task.entry}`); }
@@ -35,6 +37,12 @@ class FakeEngine {
   registersOffDefaults() { return this.off; }
   engineProblem() { return this.problem; }
   leaseEnded() { this.log.push('lease ended'); }
+  /** @param {Task} task */
+  release(task) {
+    if (!this.releasable.delete(task)) return false;
+    this.log.push(`released ${task.entry}`);
+    return true;
+  }
   /** @param {Task} start */
   admissionBlocked(start) { this.log.push(`admission blocked ${start.entry}`); }
 }
@@ -389,6 +397,6 @@ test('scheduler: broken_invariants_and_illegal_transitions_are_internal_errors',
 
 test('scheduler: an_engine_must_give_every_callback_at_construction', () => {
   const engine = new FakeEngine();
-  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, admissionBlocked: engine.admissionBlocked };
+  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, release: engine.release, admissionBlocked: engine.admissionBlocked };
   assert.throws(() => new Scheduler(/** @type {any} */ (partial)), (e) => e instanceof InternalError && /registersOffDefaults/.test(e.message));
 });

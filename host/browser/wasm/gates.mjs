@@ -32,6 +32,13 @@
 // in LOSER, and goes on. The JavaScript side takes note of a take before
 // anything else it does (Waits.sync()).
 //
+// A task whose `after` parked it (the permit was not to be had) may be
+// *released* rather than granted: its gate then settles with the value JSPI
+// delivered, and its wrapper wakes again as at the end of the wait (it takes
+// the permit if it is open, or calls `after` once more). A grant makes the
+// task CURRENT before its gate settles; a release does not, which is how the
+// wrapper tells them apart.
+//
 // Every wrapper saves the task's registers and installs the defaults before
 // the JavaScript side of the wait runs, and installs the task's registers again
 // when the task goes on, lent or not: while a task waits, the handler globals
@@ -452,12 +459,24 @@ export function wrappersModule(entries, layout, generation) {
               getValue();
               c.emit(op.return);
             });
-            takeIfOpen();
-            c.localGet(slot);
-            getValue();
-            c.call(fns.after);
-            setValue();
-            parkIfAsked();
+            // The wait ended: the task takes the permit, or asks for it.
+            c.loop(null, (wake) => {
+              takeIfOpen();
+              c.localGet(slot);
+              getValue();
+              c.call(fns.after);
+              setValue();
+              c.i32(0).load('i32', PARK);
+              c.if(() => {
+                c.i32(0).i32(0).store('i32', PARK);
+                c.localGet(slot).call(fns.park);
+                setValue();
+                // Released rather than granted (a grant makes the task
+                // CURRENT): the park ended with what JSPI delivered, and the
+                // task wakes again.
+                c.i32(0).load('i32', CURRENT).localGet(slot).emit(op.i32_ne).brIf(wake);
+              });
+            });
             c.br(done);
           });
           c.localSet(err);

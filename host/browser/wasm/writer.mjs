@@ -67,7 +67,7 @@ export const op = {
   table_get: 0x25, table_set: 0x26,
   i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b,
   i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
-  i32_const: 0x41, i32_eqz: 0x45, i32_eq: 0x46, i32_lt_s: 0x48, i32_ge_s: 0x4e, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c,
+  i32_const: 0x41, i32_eqz: 0x45, i32_eq: 0x46, i32_ne: 0x47, i32_lt_s: 0x48, i32_ge_s: 0x4e, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c,
   /** Not an instruction: the block type of no value (blockType(null)). */
   void: EMPTY_BLOCK,
   try_table: 0x1f,
@@ -136,7 +136,11 @@ export class Code {
 
   /** Appends instructions without immediates (or raw bytes). @param {...number} bytes */
   emit(...bytes) {
-    for (const b of bytes) this.bytes.push(b);
+    for (const b of bytes) {
+      // An opcode misspelt in op is undefined, which would be written as 0 (unreachable).
+      if (!Number.isInteger(b) || b < 0 || b > 255) throw new InternalError(`emit() of ${String(b)}, which is not a byte`);
+      this.bytes.push(b);
+    }
     return this;
   }
   /** An instruction with one index. @param {number} opcode @param {number} index */
