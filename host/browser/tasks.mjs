@@ -190,13 +190,16 @@ export class Scheduler {
    * themselves (release()) leave the ready queue, in order, so that the wait
    * may lend the permit and each of them take it in Wasm in turn, the way
    * they would have had the permit been open when their waits ended. A start
-   * or a resumption the engine keeps stops it. Only when the turn has room
-   * for all of them, and to spare: one released after the turn is used up
-   * wakes only to park again.
+   * or a resumption the engine keeps stops it. One that wakes after the
+   * turn's budget ran out parks again, so they are released only while the
+   * turn has room for about half of them at the pace of its steps so far:
+   * with many more (10,000 tasks), each turn would wake all of them to run a
+   * few, and with none released a turn grants them one at a time, every wait
+   * of theirs giving the permit up (slower with 512 tasks).
    * @returns {boolean} whether no resumption is ready any more
    */
   releaseReady() {
-    if (4 * this.ready > this.turn.room()) return false;
+    if (this.ready > 2 * this.turn.room()) return false;
     while (this.ready !== 0) {
       const task = this.pickNext();
       if (task === null || task._s !== S.suspended || !this.engine.release(task)) return false;
