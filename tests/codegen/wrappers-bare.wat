@@ -1,5 +1,5 @@
 ;; wrappers-bare: the wrappers of two waits, for a program without registers
-;; 1117 bytes, sha256 7fce4ef6cca07122e8746f6ef3a0b7d663c6632c8d5a1b6af4867a0cdcc608cb
+;; 1193 bytes, sha256 4a69840ccc1090c1fbb331c918f9c226451ba6d0cce931b7dbbb09df42ece4c6
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -25,7 +25,150 @@
   (import "file" "externs" (table (;1;) 0 externref))
   (import "file" "funcs" (table (;2;) 0 funcref))
   (import "js" "memory" (memory (;0;) 1))
-  (func (;10;) (type 7) (param f64) (result i32)
+  (func (;10;) (type 2) (param i32 i32) (result i32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 8
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=32
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 2
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 4
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 8
+      i32.mul
+      local.set 2
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;11;) (type 5) (param i32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 8
+          i32.mul
+          local.set 1
+          local.get 1
+          i32.load offset=32
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            return
+          end
+        end
+      end
+      local.get 0
+      call 5
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 7
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 8
+      i32.mul
+      local.set 1
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end)
+  (func (;12;) (type 7) (param f64) (result i32)
     (local i32 externref i32 i32 i32 i32)
     i32.const 0
     i32.load
@@ -92,64 +235,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 8
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=32
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 2
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 4
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 10
+            return
           end
           local.set 2
           i32.const 0
@@ -240,7 +329,7 @@
     local.get 2
     call 0
     unreachable)
-  (func (;11;) (type 8)
+  (func (;13;) (type 8)
     (local i32 externref i32 i32 i32)
     i32.const 0
     i32.load
@@ -304,60 +393,9 @@
               end
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 0
-                  i32.const 8
-                  i32.mul
-                  local.set 3
-                  local.get 3
-                  i32.load offset=32
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 0
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 0
-                    i32.store
-                    return
-                  end
-                end
-              end
-              local.get 0
-              call 5
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 0
-                call 7
-                i32.const 0
-                i32.load
-                local.get 0
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 0
+            call 11
+            return
           end
           local.set 1
           i32.const 0
@@ -444,5 +482,5 @@
     local.get 1
     call 0
     unreachable)
-  (export "0" (func 10))
-  (export "1" (func 11)))
+  (export "0" (func 12))
+  (export "1" (func 13)))

@@ -1,5 +1,5 @@
 ;; wrappers-mixed: the wrappers of three waits, for registers of every type, after a loaded module added one (generation 2)
-;; 3384 bytes, sha256 bb39aeed54e8b0d99f4c237bf79f4df88330e8ecb5e33bdf750c4fa200f2f49b
+;; 3430 bytes, sha256 6413f0952aff33df82a8f02fcb2bc5d77312e9a6dbfde45967b65b6c72323633
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -36,7 +36,311 @@
   (import "file" "externs" (table (;1;) 0 externref))
   (import "file" "funcs" (table (;2;) 0 funcref))
   (import "js" "memory" (memory (;0;) 1))
-  (func (;11;) (type 7) (param f64) (result i32)
+  (func (;11;) (type 2) (param i32 i32) (result i32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 2
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 40
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=64
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i64.load offset=32
+            global.set 0
+            local.get 0
+            i32.const 2
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 1
+            global.set 1
+            local.get 2
+            f64.load offset=40
+            global.set 2
+            local.get 0
+            i32.const 1
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 2
+            global.set 3
+            local.get 2
+            f32.load offset=48
+            global.set 4
+            local.get 2
+            i32.load offset=52
+            global.set 5
+            local.get 0
+            i32.const 2
+            i32.mul
+            i32.const 1
+            i32.add
+            table.get 1
+            global.set 6
+            local.get 2
+            i32.load offset=56
+            global.set 7
+            local.get 2
+            i32.load offset=60
+            global.set 8
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 2
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 4
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 2
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 40
+      i32.mul
+      local.set 2
+      local.get 2
+      i64.load offset=32
+      global.set 0
+      local.get 0
+      i32.const 2
+      i32.mul
+      i32.const 0
+      i32.add
+      table.get 1
+      global.set 1
+      local.get 2
+      f64.load offset=40
+      global.set 2
+      local.get 0
+      i32.const 1
+      i32.mul
+      i32.const 0
+      i32.add
+      table.get 2
+      global.set 3
+      local.get 2
+      f32.load offset=48
+      global.set 4
+      local.get 2
+      i32.load offset=52
+      global.set 5
+      local.get 0
+      i32.const 2
+      i32.mul
+      i32.const 1
+      i32.add
+      table.get 1
+      global.set 6
+      local.get 2
+      i32.load offset=56
+      global.set 7
+      local.get 2
+      i32.load offset=60
+      global.set 8
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 9)
+    end
+    local.get 1)
+  (func (;12;) (type 5) (param i32 externref) (result externref)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 2
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 40
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=64
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i64.load offset=32
+            global.set 0
+            local.get 0
+            i32.const 2
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 1
+            global.set 1
+            local.get 2
+            f64.load offset=40
+            global.set 2
+            local.get 0
+            i32.const 1
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 2
+            global.set 3
+            local.get 2
+            f32.load offset=48
+            global.set 4
+            local.get 2
+            i32.load offset=52
+            global.set 5
+            local.get 0
+            i32.const 2
+            i32.mul
+            i32.const 1
+            i32.add
+            table.get 1
+            global.set 6
+            local.get 2
+            i32.load offset=56
+            global.set 7
+            local.get 2
+            i32.load offset=60
+            global.set 8
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 5
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 7
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 2
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 40
+      i32.mul
+      local.set 2
+      local.get 2
+      i64.load offset=32
+      global.set 0
+      local.get 0
+      i32.const 2
+      i32.mul
+      i32.const 0
+      i32.add
+      table.get 1
+      global.set 1
+      local.get 2
+      f64.load offset=40
+      global.set 2
+      local.get 0
+      i32.const 1
+      i32.mul
+      i32.const 0
+      i32.add
+      table.get 2
+      global.set 3
+      local.get 2
+      f32.load offset=48
+      global.set 4
+      local.get 2
+      i32.load offset=52
+      global.set 5
+      local.get 0
+      i32.const 2
+      i32.mul
+      i32.const 1
+      i32.add
+      table.get 1
+      global.set 6
+      local.get 2
+      i32.load offset=56
+      global.set 7
+      local.get 2
+      i32.load offset=60
+      global.set 8
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 9)
+    end
+    local.get 1)
+  (func (;13;) (type 7) (param f64) (result i32)
     (local i32 externref i32 i32 i32 i32)
     i32.const 0
     i32.load
@@ -220,103 +524,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 2
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 40
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=64
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 5
-                    i64.load offset=32
-                    global.set 0
-                    local.get 1
-                    i32.const 2
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 1
-                    global.set 1
-                    local.get 5
-                    f64.load offset=40
-                    global.set 2
-                    local.get 1
-                    i32.const 1
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 2
-                    global.set 3
-                    local.get 5
-                    f32.load offset=48
-                    global.set 4
-                    local.get 5
-                    i32.load offset=52
-                    global.set 5
-                    local.get 1
-                    i32.const 2
-                    i32.mul
-                    i32.const 1
-                    i32.add
-                    table.get 1
-                    global.set 6
-                    local.get 5
-                    i32.load offset=56
-                    global.set 7
-                    local.get 5
-                    i32.load offset=60
-                    global.set 8
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 2
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 4
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 11
+            return
           end
           local.set 2
           i32.const 0
@@ -524,7 +735,7 @@
     local.get 2
     call 0
     unreachable)
-  (func (;12;) (type 8) (param externref i32) (result externref)
+  (func (;14;) (type 8) (param externref i32) (result externref)
     (local i32 externref externref i32 i32 i32)
     i32.const 0
     i32.load
@@ -709,103 +920,10 @@
               local.get 4
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 2
-                i32.eq
-                if  ;; label = @7
-                  local.get 2
-                  i32.const 40
-                  i32.mul
-                  local.set 6
-                  local.get 6
-                  i32.load offset=64
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 2
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 2
-                    i32.store
-                    local.get 6
-                    i64.load offset=32
-                    global.set 0
-                    local.get 2
-                    i32.const 2
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 1
-                    global.set 1
-                    local.get 6
-                    f64.load offset=40
-                    global.set 2
-                    local.get 2
-                    i32.const 1
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 2
-                    global.set 3
-                    local.get 6
-                    f32.load offset=48
-                    global.set 4
-                    local.get 6
-                    i32.load offset=52
-                    global.set 5
-                    local.get 2
-                    i32.const 2
-                    i32.mul
-                    i32.const 1
-                    i32.add
-                    table.get 1
-                    global.set 6
-                    local.get 6
-                    i32.load offset=56
-                    global.set 7
-                    local.get 6
-                    i32.load offset=60
-                    global.set 8
-                    local.get 4
-                    return
-                  end
-                end
-              end
-              local.get 2
-              local.get 4
-              call 5
-              local.set 4
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 2
-                call 7
-                local.set 4
-                i32.const 0
-                i32.load
-                local.get 2
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 2
+            local.get 4
+            call 12
+            return
           end
           local.set 3
           i32.const 0
@@ -1013,7 +1131,7 @@
     local.get 3
     call 0
     unreachable)
-  (func (;13;) (type 4) (param i32) (result i32)
+  (func (;15;) (type 4) (param i32) (result i32)
     (local i32 externref i32 i32 i32 i32)
     i32.const 0
     i32.load
@@ -1197,103 +1315,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 2
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 40
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=64
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 5
-                    i64.load offset=32
-                    global.set 0
-                    local.get 1
-                    i32.const 2
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 1
-                    global.set 1
-                    local.get 5
-                    f64.load offset=40
-                    global.set 2
-                    local.get 1
-                    i32.const 1
-                    i32.mul
-                    i32.const 0
-                    i32.add
-                    table.get 2
-                    global.set 3
-                    local.get 5
-                    f32.load offset=48
-                    global.set 4
-                    local.get 5
-                    i32.load offset=52
-                    global.set 5
-                    local.get 1
-                    i32.const 2
-                    i32.mul
-                    i32.const 1
-                    i32.add
-                    table.get 1
-                    global.set 6
-                    local.get 5
-                    i32.load offset=56
-                    global.set 7
-                    local.get 5
-                    i32.load offset=60
-                    global.set 8
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 2
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 4
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 11
+            return
           end
           local.set 2
           i32.const 0
@@ -1501,6 +1526,6 @@
     local.get 2
     call 0
     unreachable)
-  (export "0" (func 11))
-  (export "1" (func 12))
-  (export "2" (func 13)))
+  (export "0" (func 13))
+  (export "1" (func 14))
+  (export "2" (func 15)))

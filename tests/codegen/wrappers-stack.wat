@@ -1,5 +1,5 @@
 ;; wrappers-stack: the wrappers of six waits, for the registers of a C++ program (generation 1)
-;; 4402 bytes, sha256 84dcdc0dfd7a328f473f9a60b39b390d3651448e14508e55f7dce6bc61443f10
+;; 4806 bytes, sha256 53b7f2a421bb0d06da39172d50af346040df5e8c969e84d61cd950ff43dc996b
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -59,7 +59,590 @@
   (import "file" "externs" (table (;1;) 0 externref))
   (import "file" "funcs" (table (;2;) 0 funcref))
   (import "js" "memory" (memory (;0;) 1))
-  (func (;26;) (type 18) (param f64) (result i32)
+  (func (;26;) (type 2) (param i32 i32) (result i32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i32.load offset=32
+            global.set 0
+            local.get 2
+            i32.load offset=36
+            global.set 1
+            local.get 2
+            i32.load offset=40
+            global.set 2
+            local.get 2
+            i32.load offset=44
+            global.set 3
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 2
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 4
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 2
+      local.get 2
+      i32.load offset=32
+      global.set 0
+      local.get 2
+      i32.load offset=36
+      global.set 1
+      local.get 2
+      i32.load offset=40
+      global.set 2
+      local.get 2
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;27;) (type 5) (param i32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 1
+          local.get 1
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 1
+            i32.load offset=32
+            global.set 0
+            local.get 1
+            i32.load offset=36
+            global.set 1
+            local.get 1
+            i32.load offset=40
+            global.set 2
+            local.get 1
+            i32.load offset=44
+            global.set 3
+            return
+          end
+        end
+      end
+      local.get 0
+      call 5
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 7
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 1
+      local.get 1
+      i32.load offset=32
+      global.set 0
+      local.get 1
+      i32.load offset=36
+      global.set 1
+      local.get 1
+      i32.load offset=40
+      global.set 2
+      local.get 1
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end)
+  (func (;28;) (type 7) (param i32 i64) (result i64)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i32.load offset=32
+            global.set 0
+            local.get 2
+            i32.load offset=36
+            global.set 1
+            local.get 2
+            i32.load offset=40
+            global.set 2
+            local.get 2
+            i32.load offset=44
+            global.set 3
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 8
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 10
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 2
+      local.get 2
+      i32.load offset=32
+      global.set 0
+      local.get 2
+      i32.load offset=36
+      global.set 1
+      local.get 2
+      i32.load offset=40
+      global.set 2
+      local.get 2
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;29;) (type 10) (param i32 f32) (result f32)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i32.load offset=32
+            global.set 0
+            local.get 2
+            i32.load offset=36
+            global.set 1
+            local.get 2
+            i32.load offset=40
+            global.set 2
+            local.get 2
+            i32.load offset=44
+            global.set 3
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 11
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 13
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 2
+      local.get 2
+      i32.load offset=32
+      global.set 0
+      local.get 2
+      i32.load offset=36
+      global.set 1
+      local.get 2
+      i32.load offset=40
+      global.set 2
+      local.get 2
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;30;) (type 13) (param i32 f64) (result f64)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i32.load offset=32
+            global.set 0
+            local.get 2
+            i32.load offset=36
+            global.set 1
+            local.get 2
+            i32.load offset=40
+            global.set 2
+            local.get 2
+            i32.load offset=44
+            global.set 3
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 14
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 16
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 2
+      local.get 2
+      i32.load offset=32
+      global.set 0
+      local.get 2
+      i32.load offset=36
+      global.set 1
+      local.get 2
+      i32.load offset=40
+      global.set 2
+      local.get 2
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;31;) (type 16) (param i32 externref) (result externref)
+    (local i32)
+    loop  ;; label = @1
+      i32.const 0
+      i32.load offset=16
+      if  ;; label = @2
+        i32.const 0
+        i32.load offset=12
+        i32.const 1
+        i32.eq
+        if  ;; label = @3
+          local.get 0
+          i32.const 24
+          i32.mul
+          local.set 2
+          local.get 2
+          i32.load offset=48
+          if  ;; label = @4
+            i32.const 0
+            i32.const 0
+            i32.store offset=16
+            i32.const 0
+            i32.const 0
+            i32.load offset=8
+            i32.store offset=24
+            i32.const 0
+            local.get 0
+            i32.store offset=20
+            i32.const 0
+            i32.const 0
+            i32.store offset=8
+            i32.const 0
+            local.get 0
+            i32.store
+            local.get 2
+            i32.load offset=32
+            global.set 0
+            local.get 2
+            i32.load offset=36
+            global.set 1
+            local.get 2
+            i32.load offset=40
+            global.set 2
+            local.get 2
+            i32.load offset=44
+            global.set 3
+            local.get 1
+            return
+          end
+        end
+      end
+      local.get 0
+      local.get 1
+      call 17
+      local.set 1
+      i32.const 0
+      i32.load offset=4
+      if  ;; label = @2
+        i32.const 0
+        i32.const 0
+        i32.store offset=4
+        local.get 0
+        call 19
+        local.set 1
+        i32.const 0
+        i32.load
+        local.get 0
+        i32.ne
+        br_if 1 (;@1;)
+      end
+    end
+    i32.const 0
+    i32.load offset=12
+    i32.const 1
+    i32.eq
+    if  ;; label = @1
+      local.get 0
+      i32.const 24
+      i32.mul
+      local.set 2
+      local.get 2
+      i32.load offset=32
+      global.set 0
+      local.get 2
+      i32.load offset=36
+      global.set 1
+      local.get 2
+      i32.load offset=40
+      global.set 2
+      local.get 2
+      i32.load offset=44
+      global.set 3
+    else
+      local.get 0
+      i32.const 0
+      call_indirect (type 5)
+    end
+    local.get 1)
+  (func (;32;) (type 18) (param f64) (result i32)
     (local i32 externref i32 i32 i32 i32)
     i32.const 0
     i32.load
@@ -162,76 +745,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 24
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 5
-                    i32.load offset=32
-                    global.set 0
-                    local.get 5
-                    i32.load offset=36
-                    global.set 1
-                    local.get 5
-                    i32.load offset=40
-                    global.set 2
-                    local.get 5
-                    i32.load offset=44
-                    global.set 3
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 2
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 4
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 26
+            return
           end
           local.set 2
           i32.const 0
@@ -358,7 +875,7 @@
     local.get 2
     call 0
     unreachable)
-  (func (;27;) (type 19)
+  (func (;33;) (type 19)
     (local i32 externref i32 i32 i32)
     i32.const 0
     i32.load
@@ -458,72 +975,9 @@
               end
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 0
-                  i32.const 24
-                  i32.mul
-                  local.set 3
-                  local.get 3
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 0
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 0
-                    i32.store
-                    local.get 3
-                    i32.load offset=32
-                    global.set 0
-                    local.get 3
-                    i32.load offset=36
-                    global.set 1
-                    local.get 3
-                    i32.load offset=40
-                    global.set 2
-                    local.get 3
-                    i32.load offset=44
-                    global.set 3
-                    return
-                  end
-                end
-              end
-              local.get 0
-              call 5
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 0
-                call 7
-                i32.const 0
-                i32.load
-                local.get 0
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 0
+            call 27
+            return
           end
           local.set 1
           i32.const 0
@@ -646,7 +1100,7 @@
     local.get 1
     call 0
     unreachable)
-  (func (;28;) (type 20) (param i64 f64) (result i64)
+  (func (;34;) (type 20) (param i64 f64) (result i64)
     (local i32 externref i64 i32 i32 i32)
     i32.const 0
     i32.load
@@ -750,76 +1204,10 @@
               local.get 4
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 2
-                  i32.const 24
-                  i32.mul
-                  local.set 6
-                  local.get 6
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 2
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 2
-                    i32.store
-                    local.get 6
-                    i32.load offset=32
-                    global.set 0
-                    local.get 6
-                    i32.load offset=36
-                    global.set 1
-                    local.get 6
-                    i32.load offset=40
-                    global.set 2
-                    local.get 6
-                    i32.load offset=44
-                    global.set 3
-                    local.get 4
-                    return
-                  end
-                end
-              end
-              local.get 2
-              local.get 4
-              call 8
-              local.set 4
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 2
-                call 10
-                local.set 4
-                i32.const 0
-                i32.load
-                local.get 2
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 2
+            local.get 4
+            call 28
+            return
           end
           local.set 3
           i32.const 0
@@ -946,7 +1334,7 @@
     local.get 3
     call 0
     unreachable)
-  (func (;29;) (type 21) (param f32) (result f32)
+  (func (;35;) (type 21) (param f32) (result f32)
     (local i32 externref f32 i32 i32 i32)
     i32.const 0
     i32.load
@@ -1049,76 +1437,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 24
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 5
-                    i32.load offset=32
-                    global.set 0
-                    local.get 5
-                    i32.load offset=36
-                    global.set 1
-                    local.get 5
-                    i32.load offset=40
-                    global.set 2
-                    local.get 5
-                    i32.load offset=44
-                    global.set 3
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 11
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 13
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 29
+            return
           end
           local.set 2
           i32.const 0
@@ -1245,7 +1567,7 @@
     local.get 2
     call 0
     unreachable)
-  (func (;30;) (type 15) (param i32) (result f64)
+  (func (;36;) (type 15) (param i32) (result f64)
     (local i32 externref f64 i32 i32 i32)
     i32.const 0
     i32.load
@@ -1348,76 +1670,10 @@
               local.get 3
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 1
-                  i32.const 24
-                  i32.mul
-                  local.set 5
-                  local.get 5
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 1
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 1
-                    i32.store
-                    local.get 5
-                    i32.load offset=32
-                    global.set 0
-                    local.get 5
-                    i32.load offset=36
-                    global.set 1
-                    local.get 5
-                    i32.load offset=40
-                    global.set 2
-                    local.get 5
-                    i32.load offset=44
-                    global.set 3
-                    local.get 3
-                    return
-                  end
-                end
-              end
-              local.get 1
-              local.get 3
-              call 14
-              local.set 3
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 1
-                call 16
-                local.set 3
-                i32.const 0
-                i32.load
-                local.get 1
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 1
+            local.get 3
+            call 30
+            return
           end
           local.set 2
           i32.const 0
@@ -1544,7 +1800,7 @@
     local.get 2
     call 0
     unreachable)
-  (func (;31;) (type 22) (param externref i32) (result externref)
+  (func (;37;) (type 22) (param externref i32) (result externref)
     (local i32 externref externref i32 i32 i32)
     i32.const 0
     i32.load
@@ -1648,76 +1904,10 @@
               local.get 4
               return
             end
-            loop  ;; label = @5
-              i32.const 0
-              i32.load offset=16
-              if  ;; label = @6
-                i32.const 0
-                i32.load offset=12
-                i32.const 1
-                i32.eq
-                if  ;; label = @7
-                  local.get 2
-                  i32.const 24
-                  i32.mul
-                  local.set 6
-                  local.get 6
-                  i32.load offset=48
-                  if  ;; label = @8
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=16
-                    i32.const 0
-                    i32.const 0
-                    i32.load offset=8
-                    i32.store offset=24
-                    i32.const 0
-                    local.get 2
-                    i32.store offset=20
-                    i32.const 0
-                    i32.const 0
-                    i32.store offset=8
-                    i32.const 0
-                    local.get 2
-                    i32.store
-                    local.get 6
-                    i32.load offset=32
-                    global.set 0
-                    local.get 6
-                    i32.load offset=36
-                    global.set 1
-                    local.get 6
-                    i32.load offset=40
-                    global.set 2
-                    local.get 6
-                    i32.load offset=44
-                    global.set 3
-                    local.get 4
-                    return
-                  end
-                end
-              end
-              local.get 2
-              local.get 4
-              call 17
-              local.set 4
-              i32.const 0
-              i32.load offset=4
-              if  ;; label = @6
-                i32.const 0
-                i32.const 0
-                i32.store offset=4
-                local.get 2
-                call 19
-                local.set 4
-                i32.const 0
-                i32.load
-                local.get 2
-                i32.ne
-                br_if 1 (;@5;)
-              end
-            end
-            br 1 (;@3;)
+            local.get 2
+            local.get 4
+            call 31
+            return
           end
           local.set 3
           i32.const 0
@@ -1844,9 +2034,9 @@
     local.get 3
     call 0
     unreachable)
-  (export "0" (func 26))
-  (export "1" (func 27))
-  (export "2" (func 28))
-  (export "3" (func 29))
-  (export "4" (func 30))
-  (export "5" (func 31)))
+  (export "0" (func 32))
+  (export "1" (func 33))
+  (export "2" (func 34))
+  (export "3" (func 35))
+  (export "4" (func 36))
+  (export "5" (func 37)))

@@ -329,6 +329,82 @@ export function wrappersModule(entries, layout, generation) {
   w.importMemory('js', 'memory', 1); // the words and the register file's slots
   const code = registerCode(layout, { globalOf: (r) => /** @type {number} */ (globals.get(r)), externTable, funcTable });
   const slotFn = w.type(['i32'], []);
+  /**
+   * The task's registers from its slot (`base` is set by slotBase): in line
+   * when this build is the current one, else through the register table's
+   * INSTALL (a wait that began in an older build).
+   * @param {Code} c @param {number} slot @param {number} base
+   */
+  const installFrom = (c, slot, base) => {
+    c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
+    c.if(() => {
+      code.slotBase(c, slot, base);
+      code.install(c, layout.registers, slot, base);
+    }, () => {
+      c.localGet(slot).i32(INSTALL).callIndirect(slotFn, registerTable);
+    });
+  };
+
+  // The end of a wait whose task did not keep its permit, one function per
+  // result type, out of the wrappers (a smaller wrapper keeps the wait that
+  // kept it quicker): wake(slot, value) takes the permit in Wasm when it is
+  // open, or asks for it (`after`) and parks when told to, and wakes again
+  // when its park was released rather than granted. It returns the wait's
+  // value with the task's registers installed; an exception of `after` or
+  // `park` leaves them to the wrapper.
+  /** @type {Map<string | null, number>} */
+  const wakeOf = new Map();
+  for (const t of types) {
+    const fns = /** @type {{ after: number, fail: number, park: number }} */ (perType.get(t));
+    const params = t === null ? ['i32'] : ['i32', t];
+    const c = new Code(params);
+    const slot = 0;
+    const value = 1;
+    const base = c.local('i32');
+    const getValue = () => { if (t !== null) c.localGet(value); };
+    const setValue = () => { if (t !== null) c.localSet(value); };
+    c.loop(null, (wake) => {
+      // Takes the permit in Wasm when it is open, this build is the current
+      // one and the task's wait word says its wait may end so (its delivery
+      // is the value JSPI converted, and it was not cancelled): the task the
+      // permit is lent to loses it, TAKEN and LOSER say so to the JavaScript
+      // side, and the task goes on with its registers installed.
+      c.i32(0).load('i32', OPEN);
+      c.if(() => {
+        c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
+        c.if(() => {
+          code.slotBase(c, slot, base);
+          c.localGet(base).load('i32', layout.base + layout.waitWord);
+          c.if(() => {
+            c.i32(0).i32(0).store('i32', OPEN);
+            c.i32(0).i32(0).load('i32', LENT).store('i32', LOSER);
+            c.i32(0).localGet(slot).store('i32', TAKEN);
+            c.i32(0).i32(0).store('i32', LENT);
+            c.i32(0).localGet(slot).store('i32', CURRENT);
+            code.install(c, layout.registers, slot, base);
+            getValue();
+            c.emit(op.return);
+          });
+        });
+      });
+      c.localGet(slot);
+      getValue();
+      c.call(fns.after);
+      setValue();
+      c.i32(0).load('i32', PARK);
+      c.if(() => {
+        c.i32(0).i32(0).store('i32', PARK);
+        c.localGet(slot).call(fns.park);
+        setValue();
+        // Released rather than granted (a grant makes the task CURRENT):
+        // the park ended with what JSPI delivered, and the task wakes again.
+        c.i32(0).load('i32', CURRENT).localGet(slot).emit(op.i32_ne).brIf(wake);
+      });
+    });
+    installFrom(c, slot, base);
+    getValue();
+    wakeOf.set(t, w.func(params, t === null ? [] : [t], c));
+  }
 
   entries.forEach((imp, i) => {
     const t = imp.results[0] ?? null;
@@ -350,15 +426,7 @@ export function wrappersModule(entries, layout, generation) {
      * current one, else through the register table's INSTALL (a wait that
      * began in an older build).
      */
-    const install = () => {
-      c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
-      c.if(() => {
-        code.slotBase(c, slot, base);
-        code.install(c, layout.registers, slot, base);
-      }, () => {
-        c.localGet(slot).i32(INSTALL).callIndirect(slotFn, registerTable);
-      });
-    };
+    const install = () => installFrom(c, slot, base);
     /**
      * The task's registers into its slot, and the defaults in. A wait always
      * begins in the current build: the stubs reach it through the dispatch
@@ -390,34 +458,6 @@ export function wrappersModule(entries, layout, generation) {
       c.i32(0).i32(0).store('i32', LENT);
       c.i32(0).i32(0).store('i32', OPEN);
     };
-    /**
-     * Takes the permit in Wasm when it is open, this build is the current
-     * one and the task's wait word says its wait may end so (its delivery is
-     * the value JSPI converted, and it was not cancelled): the task the
-     * permit is lent to loses it, TAKEN and LOSER say so to the JavaScript
-     * side, and the task goes on with its registers installed.
-     */
-    const takeIfOpen = () => {
-      c.i32(0).load('i32', OPEN);
-      c.if(() => {
-        c.i32(0).load('i32', GENERATION).i32(generation).emit(op.i32_eq);
-        c.if(() => {
-          code.slotBase(c, slot, base);
-          c.localGet(base).load('i32', layout.base + layout.waitWord);
-          c.if(() => {
-            c.i32(0).i32(0).store('i32', OPEN);
-            c.i32(0).i32(0).load('i32', LENT).store('i32', LOSER);
-            c.i32(0).localGet(slot).store('i32', TAKEN);
-            c.i32(0).i32(0).store('i32', LENT);
-            c.i32(0).localGet(slot).store('i32', CURRENT);
-            code.install(c, layout.registers, slot, base);
-            getValue();
-            c.emit(op.return);
-          });
-        });
-      });
-    };
-
     c.i32(0).load('i32', CURRENT).localSet(slot);
     // At the wait the task's registers are saved and the defaults installed,
     // whatever then happens to the permit: while it waits, the handler
@@ -459,25 +499,11 @@ export function wrappersModule(entries, layout, generation) {
               getValue();
               c.emit(op.return);
             });
-            // The wait ended: the task takes the permit, or asks for it.
-            c.loop(null, (wake) => {
-              takeIfOpen();
-              c.localGet(slot);
-              getValue();
-              c.call(fns.after);
-              setValue();
-              c.i32(0).load('i32', PARK);
-              c.if(() => {
-                c.i32(0).i32(0).store('i32', PARK);
-                c.localGet(slot).call(fns.park);
-                setValue();
-                // Released rather than granted (a grant makes the task
-                // CURRENT): the park ended with what JSPI delivered, and the
-                // task wakes again.
-                c.i32(0).load('i32', CURRENT).localGet(slot).emit(op.i32_ne).brIf(wake);
-              });
-            });
-            c.br(done);
+            // Else it takes the permit, or asks for it (wake).
+            c.localGet(slot);
+            getValue();
+            c.call(/** @type {number} */ (wakeOf.get(t)));
+            c.emit(op.return);
           });
           c.localSet(err);
           keptPermit();
