@@ -74,7 +74,6 @@ export class Waits {
     /** Whether ready resumptions may be released to wake again (a benchmark's anatomy turns it off). */
     this.releasesAllowed = true;
     /** @type {TakenWait} reused by takeWait() */
-
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
   }
 
