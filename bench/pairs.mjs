@@ -3,7 +3,7 @@
 // one Node process, for before-and-after figures that the machine's noise
 // does not decide.
 //
-//   node --expose-gc bench/pairs.mjs OTHER [--rows ROW[,ROW...]] [--chunks N] [--out FILE]
+//   node --expose-gc bench/pairs.mjs OTHER [--rows ROW[,ROW...]] [--chunks N] [--no-budget] [--out FILE]
 //
 // OTHER is another checkout of snail-core, built (its build/programs/bench/
 // bench.wasm exists): an older commit in a git worktree, say. Both runtimes
@@ -59,7 +59,7 @@ const ROWS = {
   },
 };
 
-const usage = `usage: node --expose-gc bench/pairs.mjs OTHER [--rows ROW[,ROW...]] [--chunks N] [--out FILE]
+const usage = `usage: node --expose-gc bench/pairs.mjs OTHER [--rows ROW[,ROW...]] [--chunks N] [--no-budget] [--out FILE]
 
 Runs this checkout's runtime and the one in OTHER (another checkout of
 snail-core, built) in one process, in alternating chunks, and prints for each
@@ -68,6 +68,9 @@ the middle half of the pairs' ratios. Below 1 means this checkout is faster.
 
   --rows ROWS  the rows to run (default all): ${Object.keys(ROWS).join(', ')}
   --chunks N   pairs of chunks per row (default 150; at least 4)
+  --no-budget  both runtimes without the turn budget (maxSteps and maxTimeMs
+               out of reach), as the suite's context rows: what a wait costs
+               without the event-loop turns the budget gives way to
   --out FILE   also write the figures there as JSON
   --help       print this
 `;
@@ -85,6 +88,7 @@ try {
     options: {
       rows: { type: 'string', multiple: true, default: [] },
       chunks: { type: 'string', default: '150' },
+      'no-budget': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -133,6 +137,7 @@ async function load(root, name) {
   try {
     rt = await m.Runtime.load(new Uint8Array(fs.readFileSync(program)), {
       stdout: () => {},
+      ...(values['no-budget'] ? { maxSteps: 2 ** 30, maxTimeMs: 2 ** 30 } : {}),
       imports: { bench: { op: m.suspend(() => (interleaving ? settler.op() : P1)) } },
     });
   } catch (error) {
@@ -169,6 +174,8 @@ for (const name of rows.length ? rows : Object.keys(ROWS)) {
   };
   // Warm-up: both runtimes' paths compiled before the first pair counts.
   for (let w = 0; w < 10; w++) { await chunk(self); await chunk(them); }
+  // The turns each runtime gave way to the event loop in the counted pairs (none without the budget).
+  const yields0 = [self.rt.stats().yields, them.rt.stats().yields];
   const mine = [];
   const theirs = [];
   for (let c = 0; c < chunks; c++) {
@@ -187,13 +194,14 @@ for (const name of rows.length ? rows : Object.keys(ROWS)) {
     process.stderr.write(`pairs: the interleaved row's operations settled ${settled} times, fewer than its ${row.per * (chunks + 10)} waits\n`);
     process.exit(1);
   }
+  const yields = { this: self.rt.stats().yields - yields0[0], other: them.rt.stats().yields - yields0[1] };
   const ratios = mine.map((t, i) => t / theirs[i]);
   const ns = (/** @type {number[]} */ ts) => quantile(ts, 0.5) * 1e6 / row.per;
-  const r = { row: name, what: row.what, unit: row.unit, ratio: quantile(ratios, 0.5), p25: quantile(ratios, 0.25), p75: quantile(ratios, 0.75), thisNs: ns(mine), otherNs: ns(theirs), pairs: chunks, settled };
+  const r = { row: name, what: row.what, unit: row.unit, ratio: quantile(ratios, 0.5), p25: quantile(ratios, 0.25), p75: quantile(ratios, 0.75), thisNs: ns(mine), otherNs: ns(theirs), pairs: chunks, settled, yields };
   results.push(r);
   process.stdout.write(`${name.padEnd(12)} ${r.ratio.toFixed(3)}x (middle half ${r.p25.toFixed(3)}..${r.p75.toFixed(3)})  this ${r.thisNs.toFixed(0)} ns, ${them.name} ${r.otherNs.toFixed(0)} ns a ${row.unit}\n`);
 }
 for (const side of [self, them]) await side.rt.close();
 if (values.out) {
-  fs.writeFileSync(values.out, `${JSON.stringify({ this: here, other, date: new Date().toISOString(), node: process.versions.node, results }, null, 2)}\n`);
+  fs.writeFileSync(values.out, `${JSON.stringify({ this: here, other, date: new Date().toISOString(), node: process.versions.node, budget: !values['no-budget'], results }, null, 2)}\n`);
 }

@@ -36,6 +36,15 @@ test('bench pairs: every row prints a ratio inside its middle half, and the JSON
   }
   // 8 tasks each waited on operations the shuffled settler settled: 16,000 a chunk, 14 chunks a side.
   assert.ok(json.results[3].settled >= 16000 * 14, `settled ${json.results[3].settled}`);
+  // 20,000 switches a chunk take longer than a turn's 0.5 ms: each runtime gave way to the event loop.
+  assert.equal(json.budget, true);
+  assert.ok(json.results[0].yields.this > 0 && json.results[0].yields.other > 0, JSON.stringify(json.results[0].yields));
+  // Without the budget, neither did.
+  const lifted = pairs([root, '--chunks', '4', '--rows', 'switch', '--no-budget', '--out', out]);
+  assert.equal(lifted.status, 0, lifted.stderr);
+  const unbudgeted = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.equal(unbudgeted.budget, false);
+  assert.deepEqual(unbudgeted.results[0].yields, { this: 0, other: 0 });
   fs.rmSync(dir, { recursive: true });
 });
 
