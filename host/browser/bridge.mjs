@@ -81,6 +81,7 @@ export class Bridge {
       registersOffDefaults: () => this.linker.registersOffDefaults(),
       engineProblem: () => this.waits.lending.unseenTake(),
       leaseEnded: () => this.waits.lending.leaseEnded(),
+      releasable: (task) => this.waits.releasable(task),
       release: (task) => this.waits.release(task),
       admissionBlocked: (start) => this.admissionBlocked(start),
     }, options.scheduler);

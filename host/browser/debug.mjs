@@ -83,9 +83,8 @@ export class RuntimeInternals {
     const waits = this.bridge.waits;
     const release = waits.release.bind(waits);
     waits.release = (task) => {
-      const released = release(task);
-      if (released) fn(task);
-      return released;
+      release(task);
+      fn(task);
     };
   }
 

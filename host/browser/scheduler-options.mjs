@@ -22,10 +22,11 @@ import { InternalError, SnailError } from './errors.mjs';
  *   engine's own invariants now (a step it took that the scheduler has not seen), or null
  * @property {() => void} leaseEnded  the lease ended: whatever the engine lets the lease's
  *   waits and wakes do without the scheduler stops
- * @property {(task: Task) => boolean} release  a ready resumption at the head of the ready
- *   order, while the executing task begins a wait: if the engine can let it wake again by
- *   itself (its Wasm takes the permit when it is open, or asks for it), it does so and says
- *   true, and the task leaves the ready queue
+ * @property {(task: Task) => boolean} releasable  whether the engine can let a ready
+ *   resumption wake again by itself (its Wasm takes the permit when it is open, or asks for it)
+ * @property {(task: Task) => void} release  lets a releasable resumption at the head of the
+ *   ready order wake again by itself, while the executing task begins a wait; the task leaves
+ *   the ready queue
  * @property {(start: Task) => void} admissionBlocked  nothing can be granted and the hard
  *   bound on entered tasks keeps this joined start out: if no entered task can ever go on
  *   (each waits for a start, directly or through the tasks it joins), fail it (failQueued())
@@ -43,7 +44,7 @@ import { InternalError, SnailError } from './errors.mjs';
  */
 
 /** Every callback a SchedulerEngine has. */
-const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded', 'release', 'admissionBlocked']));
+const ENGINE_CALLBACKS = Object.freeze(/** @type {const} */ (['enter', 'resume', 'lendParked', 'reclaimed', 'exclusiveEnded', 'registersOffDefaults', 'engineProblem', 'leaseEnded', 'releasable', 'release', 'admissionBlocked']));
 
 /**
  * Refuses an engine without one of the callbacks the scheduler calls.

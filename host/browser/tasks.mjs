@@ -196,13 +196,20 @@ export class Scheduler {
    * with many more (10,000 tasks), each turn would wake all of them to run a
    * few, and with none released a turn grants them one at a time, every wait
    * of theirs giving the permit up (slower with 512 tasks).
+   * The bound reads the clock, so it is looked at only once the head of the
+   * ready order is a resumption the engine can release.
    * @returns {boolean} whether no resumption is ready any more
    */
   releaseReady() {
-    if (this.ready > 2 * this.turn.room()) return false;
+    let bounded = false;
     while (this.ready !== 0) {
       const task = this.pickNext();
-      if (task === null || task._s !== S.suspended || !this.engine.release(task)) return false;
+      if (task === null || task._s !== S.suspended || !this.engine.releasable(task)) return false;
+      if (!bounded) {
+        if (this.ready > 2 * this.turn.room()) return false;
+        bounded = true;
+      }
+      this.engine.release(task);
       this.resumptions.pop();
       task._ready = false;
       this.ready--;

@@ -425,13 +425,12 @@ export class Waits {
    * Wasm when it is open (the waiting task lends it), or asks for it. Its
    * wrapper tells a released park from a granted one by the CURRENT word,
    * which a grant sets to the task's slot (wasm/gates.mjs).
-   * @param {Task} task
-   * @returns {boolean} whether the task was released
+   * @param {Task} task  a releasable task (releasable())
    */
   release(task) {
     const x = task._exec;
-    const gate = x.gate;
-    if (x.mode !== W.parked || gate === null || task._cancelNow || !this.releasesAllowed) return false;
+    const gate = /** @type {(v: unknown) => void} */ (x.gate);
+    if (this.check && !this.releasable(task)) throw new InternalError(`release() of ${task}, which is not releasable`);
     x.gate = null;
     x.gateReject = null;
     const value = x.result;
@@ -440,7 +439,18 @@ export class Waits {
     this.move(task, x, W.direct);
     this.words.mayTake(task._slot, true);
     gate(value);
-    return true;
+  }
+
+  /**
+   * The engine's releasable: the task parked with the value JSPI handed its
+   * wrapper, its gate is made, and nothing keeps it from waking again by
+   * itself (a cancellation delivers instead; a benchmark's anatomy may turn
+   * releases off).
+   * @param {Task} task
+   */
+  releasable(task) {
+    const x = task._x;
+    return x instanceof Execution && x.mode === W.parked && x.gate !== null && !task._cancelNow && this.releasesAllowed;
   }
 
   /**

@@ -20,7 +20,7 @@ class FakeEngine {
     /** @type {string | null} what engineProblem() reports */
     this.problem = null;
     /** @type {Set<Task>} ready resumptions release() lets wake again by themselves */
-    this.releasable = new Set();
+    this.releasableTasks = new Set();
   }
   /** @param {Task} task */
   enter(task) { this.log.push(`enter ${task.entry}`); }
@@ -38,10 +38,11 @@ class FakeEngine {
   engineProblem() { return this.problem; }
   leaseEnded() { this.log.push('lease ended'); }
   /** @param {Task} task */
+  releasable(task) { return this.releasableTasks.has(task); }
+  /** @param {Task} task */
   release(task) {
-    if (!this.releasable.delete(task)) return false;
+    if (!this.releasableTasks.delete(task)) throw new Error(`release() of ${task.entry}, which is not releasable`);
     this.log.push(`released ${task.entry}`);
-    return true;
   }
   /** @param {Task} start */
   admissionBlocked(start) { this.log.push(`admission blocked ${start.entry}`); }
@@ -395,8 +396,54 @@ test('scheduler: broken_invariants_and_illegal_transitions_are_internal_errors',
   assert.throws(() => sched.finish(a, 'returned'), InternalError);
 });
 
+test('scheduler: a_wait_releases_the_releasable_resumptions_in_ready_order_and_reads_the_clock_only_for_them', () => {
+  let reads = 0;
+  const clock = { ms: 0 };
+  const { sched, engine, add } = setup({ now: () => { reads++; return clock.ms; } });
+  const [a, b, h] = [add('a'), add('b'), add('h')];
+  sched.pump(true);
+  sched.suspend(a);
+  sched.pump(true);
+  sched.suspend(b);
+  sched.pump(true);
+  assert.equal(sched.holder, h);
+  sched.readyTask(b);
+  sched.readyTask(a);
+  // Nothing the engine can release heads the ready order: the wait may not
+  // lend, and the turn's clock is not read for the bound.
+  const before = reads;
+  assert.equal(sched.mayLend(), false);
+  assert.equal(reads, before, 'no clock reading for resumptions that cannot be released');
+  assert.equal(sched.ready, 2);
+  // Both can be released: they leave the ready queue in ready order and the wait lends.
+  engine.releasableTasks.add(a);
+  engine.releasableTasks.add(b);
+  assert.equal(sched.mayLend(), true);
+  assert.ok(reads > before, 'the bound read the clock');
+  assert.deepEqual(engine.log.filter((l) => l.startsWith('released')), ['released b', 'released a']);
+  assert.equal(sched.ready, 0);
+  assert.equal(sched.stats().releases, 2);
+  assert.equal(a._ready || b._ready, false);
+});
+
+test('scheduler: no_resumption_is_released_once_the_turn_has_no_room_for_them', () => {
+  const { sched, engine, add, clock } = setup();
+  const [a, h] = [add('a'), add('h')];
+  sched.pump(true);
+  sched.suspend(a);
+  sched.pump(true);
+  sched.readyTask(a);
+  engine.releasableTasks.add(a);
+  // The turn's time is used up: the bound (room for about half of them) keeps a ready.
+  clock.ms = 10;
+  assert.equal(sched.mayLend(), false);
+  assert.equal(sched.ready, 1);
+  assert.ok(engine.releasableTasks.has(a), 'a was not released');
+  assert.equal(sched.holder, h);
+});
+
 test('scheduler: an_engine_must_give_every_callback_at_construction', () => {
   const engine = new FakeEngine();
-  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, release: engine.release, admissionBlocked: engine.admissionBlocked };
+  const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, releasable: engine.releasable, release: engine.release, admissionBlocked: engine.admissionBlocked };
   assert.throws(() => new Scheduler(/** @type {any} */ (partial)), (e) => e instanceof InternalError && /registersOffDefaults/.test(e.message));
 });
