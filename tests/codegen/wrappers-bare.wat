@@ -1,5 +1,5 @@
 ;; wrappers-bare: the wrappers of two waits, for a program without registers
-;; 1193 bytes, sha256 4a69840ccc1090c1fbb331c918f9c226451ba6d0cce931b7dbbb09df42ece4c6
+;; 1187 bytes, sha256 058bffff80f314e53105c27f194cf1bae532922868c5336444b0dfeb1f4b6f11
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -199,53 +199,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result i32)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 8
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 8
-                i32.mul
-                local.set 5
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 10
-            return
+        block (result externref)  ;; label = @3
+          try_table (result i32)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 8
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -267,26 +231,60 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 1
-          local.get 2
-          call 3
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 4
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 10
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 8
+            i32.mul
+            local.set 5
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 3
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 4
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -360,49 +358,15 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table  ;; label = @5
-              (catch 0 0 (;@4;))
-              call 9
-            end
-            i32.const 0
-            i32.load offset=8
-            local.get 0
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 0
-                i32.const 8
-                i32.mul
-                local.set 3
-              else
-                local.get 0
-                i32.const 0
-                call_indirect (type 5)
-              end
-              return
-            end
-            local.get 0
-            call 11
-            return
+        block (result externref)  ;; label = @3
+          try_table  ;; label = @4
+            (catch 0 0 (;@3;))
+            call 9
           end
-          local.set 1
           i32.const 0
           i32.load offset=8
           local.get 0
           i32.eq
-          local.tee 2
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -424,23 +388,55 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 0
-          local.get 1
-          call 6
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 0
-            call 7
-          end
-          local.get 2
-          if  ;; label = @4
             return
           end
+          local.get 0
+          call 11
+          return
+        end
+        local.set 1
+        i32.const 0
+        i32.load offset=8
+        local.get 0
+        i32.eq
+        local.tee 2
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 0
+            i32.const 8
+            i32.mul
+            local.set 3
+          else
+            local.get 0
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 0
+        local.get 1
+        call 6
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 0
+          call 7
+        end
+        local.get 2
+        if  ;; label = @3
+          return
         end
         i32.const 0
         i32.load offset=12

@@ -1,5 +1,5 @@
 ;; wrappers-mixed: the wrappers of three waits, for registers of every type, after a loaded module added one (generation 2)
-;; 3430 bytes, sha256 6413f0952aff33df82a8f02fcb2bc5d77312e9a6dbfde45967b65b6c72323633
+;; 3421 bytes, sha256 c3f497bc08143aeb1424c3df787ddf6f5b9774b39ef5951f92bc6b5af858aaf1
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -449,92 +449,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result i32)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 8
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 40
-                i32.mul
-                local.set 5
-                local.get 5
-                i64.load offset=32
-                global.set 0
-                local.get 1
-                i32.const 2
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 1
-                global.set 1
-                local.get 5
-                f64.load offset=40
-                global.set 2
-                local.get 1
-                i32.const 1
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 2
-                global.set 3
-                local.get 5
-                f32.load offset=48
-                global.set 4
-                local.get 5
-                i32.load offset=52
-                global.set 5
-                local.get 1
-                i32.const 2
-                i32.mul
-                i32.const 1
-                i32.add
-                table.get 1
-                global.set 6
-                local.get 5
-                i32.load offset=56
-                global.set 7
-                local.get 5
-                i32.load offset=60
-                global.set 8
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 9)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 11
-            return
+        block (result externref)  ;; label = @3
+          try_table (result i32)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 8
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -595,26 +520,99 @@
               i32.const 0
               call_indirect (type 9)
             end
-          end
-          local.get 1
-          local.get 2
-          call 3
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 4
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 11
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 2
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 40
+            i32.mul
+            local.set 5
+            local.get 5
+            i64.load offset=32
+            global.set 0
+            local.get 1
+            i32.const 2
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 1
+            global.set 1
+            local.get 5
+            f64.load offset=40
+            global.set 2
+            local.get 1
+            i32.const 1
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 2
+            global.set 3
+            local.get 5
+            f32.load offset=48
+            global.set 4
+            local.get 5
+            i32.load offset=52
+            global.set 5
+            local.get 1
+            i32.const 2
+            i32.mul
+            i32.const 1
+            i32.add
+            table.get 1
+            global.set 6
+            local.get 5
+            i32.load offset=56
+            global.set 7
+            local.get 5
+            i32.load offset=60
+            global.set 8
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 9)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 3
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 4
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -844,93 +842,18 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result externref)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              local.get 1
-              call 9
-            end
-            local.set 4
-            i32.const 0
-            i32.load offset=8
-            local.get 2
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
-              if  ;; label = @6
-                local.get 2
-                i32.const 40
-                i32.mul
-                local.set 6
-                local.get 6
-                i64.load offset=32
-                global.set 0
-                local.get 2
-                i32.const 2
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 1
-                global.set 1
-                local.get 6
-                f64.load offset=40
-                global.set 2
-                local.get 2
-                i32.const 1
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 2
-                global.set 3
-                local.get 6
-                f32.load offset=48
-                global.set 4
-                local.get 6
-                i32.load offset=52
-                global.set 5
-                local.get 2
-                i32.const 2
-                i32.mul
-                i32.const 1
-                i32.add
-                table.get 1
-                global.set 6
-                local.get 6
-                i32.load offset=56
-                global.set 7
-                local.get 6
-                i32.load offset=60
-                global.set 8
-              else
-                local.get 2
-                i32.const 0
-                call_indirect (type 9)
-              end
-              local.get 4
-              return
-            end
-            local.get 2
-            local.get 4
-            call 12
-            return
+        block (result externref)  ;; label = @3
+          try_table (result externref)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            local.get 1
+            call 9
           end
-          local.set 3
+          local.set 4
           i32.const 0
           i32.load offset=8
           local.get 2
           i32.eq
-          local.tee 5
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -991,26 +914,99 @@
               i32.const 0
               call_indirect (type 9)
             end
-          end
-          local.get 2
-          local.get 3
-          call 6
-          local.set 4
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 2
-            call 7
-            local.set 4
-          end
-          local.get 5
-          if  ;; label = @4
             local.get 4
             return
           end
+          local.get 2
+          local.get 4
+          call 12
+          return
+        end
+        local.set 3
+        i32.const 0
+        i32.load offset=8
+        local.get 2
+        i32.eq
+        local.tee 5
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 2
+          i32.eq
+          if  ;; label = @4
+            local.get 2
+            i32.const 40
+            i32.mul
+            local.set 6
+            local.get 6
+            i64.load offset=32
+            global.set 0
+            local.get 2
+            i32.const 2
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 1
+            global.set 1
+            local.get 6
+            f64.load offset=40
+            global.set 2
+            local.get 2
+            i32.const 1
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 2
+            global.set 3
+            local.get 6
+            f32.load offset=48
+            global.set 4
+            local.get 6
+            i32.load offset=52
+            global.set 5
+            local.get 2
+            i32.const 2
+            i32.mul
+            i32.const 1
+            i32.add
+            table.get 1
+            global.set 6
+            local.get 6
+            i32.load offset=56
+            global.set 7
+            local.get 6
+            i32.load offset=60
+            global.set 8
+          else
+            local.get 2
+            i32.const 0
+            call_indirect (type 9)
+          end
+        end
+        local.get 2
+        local.get 3
+        call 6
+        local.set 4
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 2
+          call 7
+          local.set 4
+        end
+        local.get 5
+        if  ;; label = @3
+          local.get 4
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -1240,92 +1236,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result i32)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 10
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 2
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 40
-                i32.mul
-                local.set 5
-                local.get 5
-                i64.load offset=32
-                global.set 0
-                local.get 1
-                i32.const 2
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 1
-                global.set 1
-                local.get 5
-                f64.load offset=40
-                global.set 2
-                local.get 1
-                i32.const 1
-                i32.mul
-                i32.const 0
-                i32.add
-                table.get 2
-                global.set 3
-                local.get 5
-                f32.load offset=48
-                global.set 4
-                local.get 5
-                i32.load offset=52
-                global.set 5
-                local.get 1
-                i32.const 2
-                i32.mul
-                i32.const 1
-                i32.add
-                table.get 1
-                global.set 6
-                local.get 5
-                i32.load offset=56
-                global.set 7
-                local.get 5
-                i32.load offset=60
-                global.set 8
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 9)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 11
-            return
+        block (result externref)  ;; label = @3
+          try_table (result i32)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 10
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1386,26 +1307,99 @@
               i32.const 0
               call_indirect (type 9)
             end
-          end
-          local.get 1
-          local.get 2
-          call 3
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 4
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 11
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 2
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 40
+            i32.mul
+            local.set 5
+            local.get 5
+            i64.load offset=32
+            global.set 0
+            local.get 1
+            i32.const 2
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 1
+            global.set 1
+            local.get 5
+            f64.load offset=40
+            global.set 2
+            local.get 1
+            i32.const 1
+            i32.mul
+            i32.const 0
+            i32.add
+            table.get 2
+            global.set 3
+            local.get 5
+            f32.load offset=48
+            global.set 4
+            local.get 5
+            i32.load offset=52
+            global.set 5
+            local.get 1
+            i32.const 2
+            i32.mul
+            i32.const 1
+            i32.add
+            table.get 1
+            global.set 6
+            local.get 5
+            i32.load offset=56
+            global.set 7
+            local.get 5
+            i32.load offset=60
+            global.set 8
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 9)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 3
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 4
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12

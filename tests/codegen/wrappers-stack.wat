@@ -1,5 +1,5 @@
 ;; wrappers-stack: the wrappers of six waits, for the registers of a C++ program (generation 1)
-;; 4806 bytes, sha256 53b7f2a421bb0d06da39172d50af346040df5e8c969e84d61cd950ff43dc996b
+;; 4788 bytes, sha256 651c47fc972103b278de1c92a8061cc19aaaaebba535ff582cbe078d9c1c028d
 (module
   (type (;0;) (func (param externref)))
   (type (;1;) (func (param i32 i32)))
@@ -697,65 +697,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result i32)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 20
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=32
-                global.set 0
-                local.get 5
-                i32.load offset=36
-                global.set 1
-                local.get 5
-                i32.load offset=40
-                global.set 2
-                local.get 5
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 26
-            return
+        block (result externref)  ;; label = @3
+          try_table (result i32)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 20
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -789,26 +741,72 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 1
-          local.get 2
-          call 3
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 4
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 26
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 24
+            i32.mul
+            local.set 5
+            local.get 5
+            i32.load offset=32
+            global.set 0
+            local.get 5
+            i32.load offset=36
+            global.set 1
+            local.get 5
+            i32.load offset=40
+            global.set 2
+            local.get 5
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 3
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 4
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -930,61 +928,15 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table  ;; label = @5
-              (catch 0 0 (;@4;))
-              call 21
-            end
-            i32.const 0
-            i32.load offset=8
-            local.get 0
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 0
-                i32.const 24
-                i32.mul
-                local.set 3
-                local.get 3
-                i32.load offset=32
-                global.set 0
-                local.get 3
-                i32.load offset=36
-                global.set 1
-                local.get 3
-                i32.load offset=40
-                global.set 2
-                local.get 3
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 0
-                i32.const 0
-                call_indirect (type 5)
-              end
-              return
-            end
-            local.get 0
-            call 27
-            return
+        block (result externref)  ;; label = @3
+          try_table  ;; label = @4
+            (catch 0 0 (;@3;))
+            call 21
           end
-          local.set 1
           i32.const 0
           i32.load offset=8
           local.get 0
           i32.eq
-          local.tee 2
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1018,23 +970,67 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 0
-          local.get 1
-          call 6
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 0
-            call 7
-          end
-          local.get 2
-          if  ;; label = @4
             return
           end
+          local.get 0
+          call 27
+          return
+        end
+        local.set 1
+        i32.const 0
+        i32.load offset=8
+        local.get 0
+        i32.eq
+        local.tee 2
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 0
+            i32.const 24
+            i32.mul
+            local.set 3
+            local.get 3
+            i32.load offset=32
+            global.set 0
+            local.get 3
+            i32.load offset=36
+            global.set 1
+            local.get 3
+            i32.load offset=40
+            global.set 2
+            local.get 3
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 0
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 0
+        local.get 1
+        call 6
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 0
+          call 7
+        end
+        local.get 2
+        if  ;; label = @3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -1155,66 +1151,18 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result i64)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              local.get 1
-              call 22
-            end
-            local.set 4
-            i32.const 0
-            i32.load offset=8
-            local.get 2
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 2
-                i32.const 24
-                i32.mul
-                local.set 6
-                local.get 6
-                i32.load offset=32
-                global.set 0
-                local.get 6
-                i32.load offset=36
-                global.set 1
-                local.get 6
-                i32.load offset=40
-                global.set 2
-                local.get 6
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 2
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 4
-              return
-            end
-            local.get 2
-            local.get 4
-            call 28
-            return
+        block (result externref)  ;; label = @3
+          try_table (result i64)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            local.get 1
+            call 22
           end
-          local.set 3
+          local.set 4
           i32.const 0
           i32.load offset=8
           local.get 2
           i32.eq
-          local.tee 5
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1248,26 +1196,72 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 2
-          local.get 3
-          call 9
-          local.set 4
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 2
-            call 10
-            local.set 4
-          end
-          local.get 5
-          if  ;; label = @4
             local.get 4
             return
           end
+          local.get 2
+          local.get 4
+          call 28
+          return
+        end
+        local.set 3
+        i32.const 0
+        i32.load offset=8
+        local.get 2
+        i32.eq
+        local.tee 5
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 2
+            i32.const 24
+            i32.mul
+            local.set 6
+            local.get 6
+            i32.load offset=32
+            global.set 0
+            local.get 6
+            i32.load offset=36
+            global.set 1
+            local.get 6
+            i32.load offset=40
+            global.set 2
+            local.get 6
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 2
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 2
+        local.get 3
+        call 9
+        local.set 4
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 2
+          call 10
+          local.set 4
+        end
+        local.get 5
+        if  ;; label = @3
+          local.get 4
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -1389,65 +1383,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result f32)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 23
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=32
-                global.set 0
-                local.get 5
-                i32.load offset=36
-                global.set 1
-                local.get 5
-                i32.load offset=40
-                global.set 2
-                local.get 5
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 29
-            return
+        block (result externref)  ;; label = @3
+          try_table (result f32)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 23
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1481,26 +1427,72 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 1
-          local.get 2
-          call 12
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 13
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 29
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 24
+            i32.mul
+            local.set 5
+            local.get 5
+            i32.load offset=32
+            global.set 0
+            local.get 5
+            i32.load offset=36
+            global.set 1
+            local.get 5
+            i32.load offset=40
+            global.set 2
+            local.get 5
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 12
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 13
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -1622,65 +1614,17 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result f64)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              call 24
-            end
-            local.set 3
-            i32.const 0
-            i32.load offset=8
-            local.get 1
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 1
-                i32.const 24
-                i32.mul
-                local.set 5
-                local.get 5
-                i32.load offset=32
-                global.set 0
-                local.get 5
-                i32.load offset=36
-                global.set 1
-                local.get 5
-                i32.load offset=40
-                global.set 2
-                local.get 5
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 1
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 3
-              return
-            end
-            local.get 1
-            local.get 3
-            call 30
-            return
+        block (result externref)  ;; label = @3
+          try_table (result f64)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            call 24
           end
-          local.set 2
+          local.set 3
           i32.const 0
           i32.load offset=8
           local.get 1
           i32.eq
-          local.tee 4
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1714,26 +1658,72 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 1
-          local.get 2
-          call 15
-          local.set 3
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 1
-            call 16
-            local.set 3
-          end
-          local.get 4
-          if  ;; label = @4
             local.get 3
             return
           end
+          local.get 1
+          local.get 3
+          call 30
+          return
+        end
+        local.set 2
+        i32.const 0
+        i32.load offset=8
+        local.get 1
+        i32.eq
+        local.tee 4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 1
+            i32.const 24
+            i32.mul
+            local.set 5
+            local.get 5
+            i32.load offset=32
+            global.set 0
+            local.get 5
+            i32.load offset=36
+            global.set 1
+            local.get 5
+            i32.load offset=40
+            global.set 2
+            local.get 5
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 1
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 1
+        local.get 2
+        call 15
+        local.set 3
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 1
+          call 16
+          local.set 3
+        end
+        local.get 4
+        if  ;; label = @3
+          local.get 3
+          return
         end
         i32.const 0
         i32.load offset=12
@@ -1855,66 +1845,18 @@
     block (result externref)  ;; label = @1
       try_table  ;; label = @2
         (catch 0 0 (;@1;))
-        block  ;; label = @3
-          block (result externref)  ;; label = @4
-            try_table (result externref)  ;; label = @5
-              (catch 0 0 (;@4;))
-              local.get 0
-              local.get 1
-              call 25
-            end
-            local.set 4
-            i32.const 0
-            i32.load offset=8
-            local.get 2
-            i32.eq
-            if  ;; label = @5
-              i32.const 0
-              i32.const 0
-              i32.store offset=8
-              i32.const 0
-              i32.const 0
-              i32.store offset=16
-              i32.const 0
-              i32.load offset=12
-              i32.const 1
-              i32.eq
-              if  ;; label = @6
-                local.get 2
-                i32.const 24
-                i32.mul
-                local.set 6
-                local.get 6
-                i32.load offset=32
-                global.set 0
-                local.get 6
-                i32.load offset=36
-                global.set 1
-                local.get 6
-                i32.load offset=40
-                global.set 2
-                local.get 6
-                i32.load offset=44
-                global.set 3
-              else
-                local.get 2
-                i32.const 0
-                call_indirect (type 5)
-              end
-              local.get 4
-              return
-            end
-            local.get 2
-            local.get 4
-            call 31
-            return
+        block (result externref)  ;; label = @3
+          try_table (result externref)  ;; label = @4
+            (catch 0 0 (;@3;))
+            local.get 0
+            local.get 1
+            call 25
           end
-          local.set 3
+          local.set 4
           i32.const 0
           i32.load offset=8
           local.get 2
           i32.eq
-          local.tee 5
           if  ;; label = @4
             i32.const 0
             i32.const 0
@@ -1948,26 +1890,72 @@
               i32.const 0
               call_indirect (type 5)
             end
-          end
-          local.get 2
-          local.get 3
-          call 18
-          local.set 4
-          i32.const 0
-          i32.load offset=4
-          if  ;; label = @4
-            i32.const 0
-            i32.const 0
-            i32.store offset=4
-            local.get 2
-            call 19
-            local.set 4
-          end
-          local.get 5
-          if  ;; label = @4
             local.get 4
             return
           end
+          local.get 2
+          local.get 4
+          call 31
+          return
+        end
+        local.set 3
+        i32.const 0
+        i32.load offset=8
+        local.get 2
+        i32.eq
+        local.tee 5
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=8
+          i32.const 0
+          i32.const 0
+          i32.store offset=16
+          i32.const 0
+          i32.load offset=12
+          i32.const 1
+          i32.eq
+          if  ;; label = @4
+            local.get 2
+            i32.const 24
+            i32.mul
+            local.set 6
+            local.get 6
+            i32.load offset=32
+            global.set 0
+            local.get 6
+            i32.load offset=36
+            global.set 1
+            local.get 6
+            i32.load offset=40
+            global.set 2
+            local.get 6
+            i32.load offset=44
+            global.set 3
+          else
+            local.get 2
+            i32.const 0
+            call_indirect (type 5)
+          end
+        end
+        local.get 2
+        local.get 3
+        call 18
+        local.set 4
+        i32.const 0
+        i32.load offset=4
+        if  ;; label = @3
+          i32.const 0
+          i32.const 0
+          i32.store offset=4
+          local.get 2
+          call 19
+          local.set 4
+        end
+        local.get 5
+        if  ;; label = @3
+          local.get 4
+          return
         end
         i32.const 0
         i32.load offset=12

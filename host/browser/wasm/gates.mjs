@@ -345,6 +345,22 @@ export function wrappersModule(entries, layout, generation) {
     });
   };
 
+  /**
+   * Calls park when `after` or `fail` asked for it (and clears the flag), then
+   * `then` with what park returned in the value.
+   * @param {Code} c @param {number} slot @param {number} park @param {() => void} setValue
+   * @param {() => void} [then]
+   */
+  const parkIfAsked = (c, slot, park, setValue, then = () => {}) => {
+    c.i32(0).load('i32', PARK);
+    c.if(() => {
+      c.i32(0).i32(0).store('i32', PARK);
+      c.localGet(slot).call(park);
+      setValue();
+      then();
+    });
+  };
+
   // The end of a wait whose task did not keep its permit, one function per
   // result type, out of the wrappers (a smaller wrapper keeps the wait that
   // kept it quicker): wake(slot, value) takes the permit in Wasm when it is
@@ -391,15 +407,9 @@ export function wrappersModule(entries, layout, generation) {
       getValue();
       c.call(fns.after);
       setValue();
-      c.i32(0).load('i32', PARK);
-      c.if(() => {
-        c.i32(0).i32(0).store('i32', PARK);
-        c.localGet(slot).call(fns.park);
-        setValue();
-        // Released rather than granted (a grant makes the task CURRENT):
-        // the park ended with what JSPI delivered, and the task wakes again.
-        c.i32(0).load('i32', CURRENT).localGet(slot).emit(op.i32_ne).brIf(wake);
-      });
+      // Released rather than granted (a grant makes the task CURRENT): the
+      // park ended with what JSPI delivered, and the task wakes again.
+      parkIfAsked(c, slot, fns.park, setValue, () => { c.i32(0).load('i32', CURRENT).localGet(slot).emit(op.i32_ne).brIf(wake); });
     });
     installFrom(c, slot, base);
     getValue();
@@ -436,15 +446,6 @@ export function wrappersModule(entries, layout, generation) {
       code.slotBase(c, slot, base);
       code.save(c, layout.registers, slot, base);
       code.install(c, layout.registers, zero, zero);
-    };
-    /** Calls park when `after`/`fail` asked for it (and clears the flag). */
-    const parkIfAsked = () => {
-      c.i32(0).load('i32', PARK);
-      c.if(() => {
-        c.i32(0).i32(0).store('i32', PARK);
-        c.localGet(slot).call(fns.park);
-        setValue();
-      });
     };
     /** Pushes whether the task kept the permit (its slot is in the LENT word). */
     const keptPermit = () => {
@@ -483,45 +484,43 @@ export function wrappersModule(entries, layout, generation) {
     });
     c.block('externref', (threw) => { // an exception of after, fail or park
       c.tryTable(null, [catchTag(tag, threw)], () => {
-        c.block(null, (done) => {
-          c.block('externref', (caught) => { // an exception of the wait itself
-            c.tryTable(t, [catchTag(tag, caught)], () => {
-              for (let p = 0; p < n; p++) c.localGet(p);
-              c.call(begins[i]);
-            });
-            setValue();
-            // The task kept the permit: what JSPI delivered is final, and the
-            // task's registers go back in without a call into JavaScript.
-            keptPermit();
-            c.if(() => {
-              clearLent();
-              install();
-              getValue();
-              c.emit(op.return);
-            });
-            // Else it takes the permit, or asks for it (wake).
-            c.localGet(slot);
-            getValue();
-            c.call(/** @type {number} */ (wakeOf.get(t)));
-            c.emit(op.return);
+        c.block('externref', (caught) => { // an exception of the wait itself
+          c.tryTable(t, [catchTag(tag, caught)], () => {
+            for (let p = 0; p < n; p++) c.localGet(p);
+            c.call(begins[i]);
           });
-          c.localSet(err);
+          setValue();
+          // The task kept the permit: what JSPI delivered is final, and the
+          // task's registers go back in without a call into JavaScript.
           keptPermit();
-          c.localTee(kept);
           c.if(() => {
             clearLent();
-            // The registers first: `fail` may call into the program.
             install();
-          });
-          c.localGet(slot).localGet(err).call(fns.fail);
-          setValue();
-          parkIfAsked();
-          // A task that kept the permit has its registers installed already.
-          c.localGet(kept);
-          c.if(() => {
             getValue();
             c.emit(op.return);
           });
+          // Else it takes the permit, or asks for it (wake).
+          c.localGet(slot);
+          getValue();
+          c.call(/** @type {number} */ (wakeOf.get(t)));
+          c.emit(op.return);
+        });
+        c.localSet(err);
+        keptPermit();
+        c.localTee(kept);
+        c.if(() => {
+          clearLent();
+          // The registers first: `fail` may call into the program.
+          install();
+        });
+        c.localGet(slot).localGet(err).call(fns.fail);
+        setValue();
+        parkIfAsked(c, slot, fns.park, setValue);
+        // A task that kept the permit has its registers installed already.
+        c.localGet(kept);
+        c.if(() => {
+          getValue();
+          c.emit(op.return);
         });
         install();
         getValue();
