@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { quantile } from './samples.mjs';
 import { shuffledSettler } from './suite.mjs';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -110,7 +111,8 @@ if (unknown.length) refuse(`no row ${unknown.map((r) => JSON.stringify(r)).join(
 const chunks = Number(values.chunks);
 if (!Number.isInteger(chunks) || chunks < 4) refuse(`--chunks takes an integer of at least 4, got ${JSON.stringify(values.chunks)}`);
 
-/** @typedef {{ name: string, rt: import('../host/browser/index.mjs').Runtime, settler: ReturnType<typeof shuffledSettler> }} Side */
+/** @typedef {{ name: string, rt: import('../host/browser/index.mjs').Runtime, settler: ReturnType<typeof shuffledSettler>, interleaving: boolean }} Side */
+// interleaving: the row running is the interleaved one, whose waits alone wait on pending operations.
 
 /**
  * A checkout's runtime with the benchmark program, its settler for the interleaved row.
@@ -131,25 +133,20 @@ async function load(root, name) {
   }
   const settler = shuffledSettler('microtask');
   const P1 = Promise.resolve(1);
-  // The interleaved row's tasks are the only ones that wait on a pending operation.
-  let interleaving = false;
-  let rt;
+  /** @type {Side} */
+  const side = { name, rt: /** @type {any} */ (null), settler, interleaving: false };
   try {
-    rt = await m.Runtime.load(new Uint8Array(fs.readFileSync(program)), {
+    side.rt = await m.Runtime.load(new Uint8Array(fs.readFileSync(program)), {
       stdout: () => {},
       ...(values['no-budget'] ? { maxSteps: 2 ** 30, maxTimeMs: 2 ** 30 } : {}),
-      imports: { bench: { op: m.suspend(() => (interleaving ? settler.op() : P1)) } },
+      imports: { bench: { op: m.suspend(() => (side.interleaving ? settler.op() : P1)) } },
     });
   } catch (error) {
     // No JSPI in this Node, or a program the other checkout does not take.
     process.stderr.write(`pairs: ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const side = { name, rt, settler };
-  return {
-    ...side,
-    set interleaving(v) { interleaving = v; },
-  };
+  return side;
 }
 
 if (!fs.existsSync(other) || !fs.statSync(other).isDirectory()) refuse(`${other} is not a directory (name another checkout of snail-core)`);
@@ -159,13 +156,10 @@ if (fs.realpathSync(other) === fs.realpathSync(here)) {
 const self = await load(here, 'this');
 const them = await load(other, path.basename(other));
 
-/** @param {number[]} xs @param {number} q */
-const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
-
 const results = [];
 for (const name of rows.length ? rows : Object.keys(ROWS)) {
   const row = ROWS[name];
-  for (const side of [self, them]) /** @type {any} */ (side).interleaving = name === 'interleaved';
+  for (const side of [self, them]) side.interleaving = name === 'interleaved';
   /** @param {Side} side */
   const chunk = async (side) => {
     const t0 = performance.now();

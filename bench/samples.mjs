@@ -2,9 +2,17 @@
 
 /** @typedef {{ min: number, median: number, max: number }} Spread */
 
+/**
+ * The sample a fraction `q` of the way up the sorted samples.
+ * @param {number[]} xs @param {number} q @returns {number}
+ */
+export function quantile(xs, q) {
+  return [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+}
+
 /** @param {number[]} xs @returns {number} */
 export function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return quantile(xs, 0.5);
 }
 
 /**
