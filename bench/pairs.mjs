@@ -23,8 +23,30 @@ import { shuffledSettler } from './suite.mjs';
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
+ * A row of `tasks` tasks whose operations settle in shuffled order, in a
+ * microtask or a macrotask batch (the suite's interleaved waits).
+ * @param {number} tasks @param {'microtask' | 'macrotask'} batch
+ */
+function interleavedRow(tasks, batch) {
+  return {
+    unit: 'suspension',
+    what: `${tasks === 1 ? 'one task' : `${tasks} tasks`} whose operations settle in shuffled order in a ${batch} batch`,
+    per: batch === 'microtask' ? 16000 : 8000,
+    batch,
+    run: async (/** @type {Side} */ side, /** @type {number} */ per) => {
+      const settler = side.settlers[batch];
+      const k = per / tasks;
+      settler.begin(tasks);
+      const all = [];
+      for (let i = 0; i < tasks; i++) all.push(side.rt.dispatch('op_loop', k).done.then(() => settler.finished()));
+      await Promise.all(all);
+    },
+  };
+}
+
+/**
  * The rows: what one chunk runs on a runtime, and in what unit it counts.
- * @type {Record<string, { unit: string, what: string, per: number, run: (side: Side, per: number) => Promise<void> }>}
+ * @type {Record<string, { unit: string, what: string, per: number, batch?: 'microtask' | 'macrotask', run: (side: Side, per: number) => Promise<void> }>}
  */
 const ROWS = {
   switch: {
@@ -45,19 +67,9 @@ const ROWS = {
     per: 2000,
     run: async (side, per) => { for (let i = 0; i < per; i++) await side.rt.dispatch('nop', i).done; },
   },
-  interleaved: {
-    unit: 'suspension',
-    what: '8 tasks whose operations settle in shuffled order in a microtask batch',
-    per: 16000,
-    run: async (side, per) => {
-      const tasks = 8;
-      const k = per / tasks;
-      side.settler.begin(tasks);
-      const all = [];
-      for (let i = 0; i < tasks; i++) all.push(side.rt.dispatch('op_loop', k).done.then(() => side.settler.finished()));
-      await Promise.all(all);
-    },
-  },
+  interleaved: interleavedRow(8, 'microtask'),
+  'interleaved-macrotask': interleavedRow(8, 'macrotask'),
+  'one-task-macrotask': interleavedRow(1, 'macrotask'),
 };
 
 const usage = `usage: node --expose-gc bench/pairs.mjs OTHER [--rows ROW[,ROW...]] [--chunks N] [--no-budget] [--out FILE]
@@ -111,11 +123,11 @@ if (unknown.length) refuse(`no row ${unknown.map((r) => JSON.stringify(r)).join(
 const chunks = Number(values.chunks);
 if (!Number.isInteger(chunks) || chunks < 4) refuse(`--chunks takes an integer of at least 4, got ${JSON.stringify(values.chunks)}`);
 
-/** @typedef {{ name: string, rt: import('../host/browser/index.mjs').Runtime, settler: ReturnType<typeof shuffledSettler>, interleaving: boolean }} Side */
-// interleaving: the row running is the interleaved one, whose waits alone wait on pending operations.
+/** @typedef {{ name: string, rt: import('../host/browser/index.mjs').Runtime, settlers: Record<'microtask' | 'macrotask', ReturnType<typeof shuffledSettler>>, batch: 'microtask' | 'macrotask' | null }} Side */
+// batch: the running row is an interleaved one, whose waits alone wait on pending operations, settled in such batches.
 
 /**
- * A checkout's runtime with the benchmark program, its settler for the interleaved row.
+ * A checkout's runtime with the benchmark program, its settlers for the interleaved rows.
  * @param {string} root @param {string} name
  * @returns {Promise<Side>}
  */
@@ -131,15 +143,15 @@ async function load(root, name) {
   } catch (error) {
     refuse(`${root}'s runtime does not load: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const settler = shuffledSettler('microtask');
+  const settlers = { microtask: shuffledSettler('microtask'), macrotask: shuffledSettler('macrotask') };
   const P1 = Promise.resolve(1);
   /** @type {Side} */
-  const side = { name, rt: /** @type {any} */ (null), settler, interleaving: false };
+  const side = { name, rt: /** @type {any} */ (null), settlers, batch: null };
   try {
     side.rt = await m.Runtime.load(new Uint8Array(fs.readFileSync(program)), {
       stdout: () => {},
       ...(values['no-budget'] ? { maxSteps: 2 ** 30, maxTimeMs: 2 ** 30 } : {}),
-      imports: { bench: { op: m.suspend(() => (side.interleaving ? settler.op() : P1)) } },
+      imports: { bench: { op: m.suspend(() => (side.batch !== null ? settlers[side.batch].op() : P1)) } },
     });
   } catch (error) {
     // No JSPI in this Node, or a program the other checkout does not take.
@@ -159,7 +171,9 @@ const them = await load(other, path.basename(other));
 const results = [];
 for (const name of rows.length ? rows : Object.keys(ROWS)) {
   const row = ROWS[name];
-  for (const side of [self, them]) side.interleaving = name === 'interleaved';
+  for (const side of [self, them]) side.batch = row.batch ?? null;
+  // What each side's settler of the row's batch had settled before it (the macrotask rows share one).
+  const settledBefore = row.batch !== undefined ? [self.settlers[row.batch].settled, them.settlers[row.batch].settled] : [0, 0];
   /** @param {Side} side */
   const chunk = async (side) => {
     const t0 = performance.now();
@@ -182,10 +196,11 @@ for (const name of rows.length ? rows : Object.keys(ROWS)) {
     }
     if ((c + 1) % 50 === 0) process.stderr.write(`pairs: ${name}: ${c + 1} of ${chunks} pairs\n`);
   }
-  // Every wait of the interleaved row waited on an operation the settler settled.
-  const settled = name === 'interleaved' ? Math.min(self.settler.settled, them.settler.settled) : null;
+  // Every wait of an interleaved row waited on an operation its settler settled.
+  const batch = row.batch;
+  const settled = batch !== undefined ? Math.min(self.settlers[batch].settled - settledBefore[0], them.settlers[batch].settled - settledBefore[1]) : null;
   if (settled !== null && settled < row.per * (chunks + 10)) {
-    process.stderr.write(`pairs: the interleaved row's operations settled ${settled} times, fewer than its ${row.per * (chunks + 10)} waits\n`);
+    process.stderr.write(`pairs: the ${name} row's operations settled ${settled} times, fewer than its ${row.per * (chunks + 10)} waits\n`);
     process.exit(1);
   }
   const yields = { this: self.rt.stats().yields - yields0[0], other: them.rt.stats().yields - yields0[1] };
@@ -193,7 +208,7 @@ for (const name of rows.length ? rows : Object.keys(ROWS)) {
   const ns = (/** @type {number[]} */ ts) => quantile(ts, 0.5) * 1e6 / row.per;
   const r = { row: name, what: row.what, unit: row.unit, ratio: quantile(ratios, 0.5), p25: quantile(ratios, 0.25), p75: quantile(ratios, 0.75), thisNs: ns(mine), otherNs: ns(theirs), pairs: chunks, settled, yields };
   results.push(r);
-  process.stdout.write(`${name.padEnd(12)} ${r.ratio.toFixed(3)}x (middle half ${r.p25.toFixed(3)}..${r.p75.toFixed(3)})  this ${r.thisNs.toFixed(0)} ns, ${them.name} ${r.otherNs.toFixed(0)} ns a ${row.unit}\n`);
+  process.stdout.write(`${name.padEnd(21)} ${r.ratio.toFixed(3)}x (middle half ${r.p25.toFixed(3)}..${r.p75.toFixed(3)})  this ${r.thisNs.toFixed(0)} ns, ${them.name} ${r.otherNs.toFixed(0)} ns a ${row.unit}\n`);
 }
 for (const side of [self, them]) await side.rt.close();
 if (values.out) {

@@ -20,11 +20,11 @@ test('bench pairs: every row prints a ratio inside its middle half, and the JSON
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /OTHER is this checkout/);
   const lines = r.stdout.trim().split('\n');
-  assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), ['switch', 'yield', 'start', 'interleaved']);
+  assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), ['switch', 'yield', 'start', 'interleaved', 'interleaved-macrotask', 'one-task-macrotask']);
   const json = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.equal(json.results.length, 4);
+  assert.equal(json.results.length, 6);
   for (const [i, line] of lines.entries()) {
-    const m = /^\w+ +(\d+\.\d{3})x \(middle half (\d+\.\d{3})\.\.(\d+\.\d{3})\) {2}this (\d+) ns, \S+ (\d+) ns a (\w+)$/.exec(line);
+    const m = /^[\w-]+ +(\d+\.\d{3})x \(middle half (\d+\.\d{3})\.\.(\d+\.\d{3})\) {2}this (\d+) ns, \S+ (\d+) ns a (\w+)$/.exec(line);
     assert.ok(m, `line ${JSON.stringify(line)}`);
     const [ratio, p25, p75, mine, theirs] = m.slice(1, 6).map(Number);
     assert.ok(ratio > 0 && p25 <= ratio && ratio <= p75, line);
@@ -36,6 +36,9 @@ test('bench pairs: every row prints a ratio inside its middle half, and the JSON
   }
   // 8 tasks each waited on operations the shuffled settler settled: 16,000 a chunk, 14 chunks a side.
   assert.ok(json.results[3].settled >= 16000 * 14, `settled ${json.results[3].settled}`);
+  // So did those of the macrotask batches, 8,000 a chunk (each settler counts its own).
+  assert.ok(json.results[4].settled >= 8000 * 14, `settled ${json.results[4].settled}`);
+  assert.ok(json.results[5].settled >= 8000 * 14, `settled ${json.results[5].settled}`);
   // 20,000 switches a chunk take longer than a turn's 0.5 ms: each runtime gave way to the event loop.
   assert.equal(json.budget, true);
   assert.ok(json.results[0].yields.this > 0 && json.results[0].yields.other > 0, JSON.stringify(json.results[0].yields));
@@ -54,7 +57,7 @@ test('bench pairs: a bad command line is refused with exit 2 and why', () => {
   assert.match(none.stderr, /^pairs: name one other checkout \(got 0 arguments\)/);
   const row = pairs([root, '--rows', 'switch,swich']);
   assert.equal(row.status, 2);
-  assert.equal(row.stderr, 'pairs: no row "swich"; the rows are switch, yield, start, interleaved\n');
+  assert.equal(row.stderr, 'pairs: no row "swich"; the rows are switch, yield, start, interleaved, interleaved-macrotask, one-task-macrotask\n');
   const chunks = pairs([root, '--chunks', '2']);
   assert.equal(chunks.status, 2);
   assert.match(chunks.stderr, /--chunks takes an integer of at least 4, got "2"/);
