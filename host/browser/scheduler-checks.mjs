@@ -38,7 +38,8 @@ export function assertSchedulerInvariants(s) {
   }
   if (s.entered > s.hardMaxEntered) fail(`${s.entered} tasks entered, above the hard bound`);
   if (s.live.size === 0 && s.intervals.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
-  if (s.turn.paused && !s.turn.active) fail('paused without a pending turn-end macrotask');
+  if (s.turn.paused && !s.turn.asked) fail('paused without a pending turn-end macrotask');
+  if (s.turn.asked && !s.turn.active) fail('a turn-end macrotask is pending, but no turn is counted');
   if (s.lent !== null && s.engine.lendParked(s.lent) && s.lent !== s.holder) {
     fail(`${s.lent} waits with a lent permit it does not hold`);
   }

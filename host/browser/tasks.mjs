@@ -446,7 +446,7 @@ export class Scheduler {
     this.totals[how]++;
     this.live.delete(task);
     if (task._done) task._done.resolve(task);
-    if (this.live.size === 0) this.intervals.end(this.turn.active);
+    if (this.live.size === 0) this.intervals.end(this.turn.endAsked());
     if (this.checkInvariants) this.assertInvariants();
   }
 

@@ -2,9 +2,18 @@
 // event-loop turn, and for how long, before it stops granting the permit and
 // lets the event loop have its turn, so that timers and input are served.
 //
-// The first step of a turn asks the environment's macrotask source for the
-// turn's end; the scheduler grants again from there. A turn is only begun by
-// a step, so when nothing is ready no macrotask is asked for: it never spins.
+// A turn's count begins with a step. Its end comes through the environment's
+// macrotask source, which is asked for it only once the turn has used half
+// its budget (of steps or time), or when it is used up: tasks whose waits
+// settle a few at a time from the event loop's own macrotasks (I/O, a
+// message) take a few steps a turn, and one more macrotask of the
+// scheduler's for each such turn would cost as much as the turn's own.
+// So the count may go on across turns the scheduler did not see: it bounds
+// the steps of one turn from above, and a turn paused by it goes on after
+// one macrotask. Time counted beyond the budget before any end was asked for
+// may be time the event loop had turns in: the end is asked for then, and the
+// time counted again from there. A turn is only begun by a step, so when
+// nothing is ready no macrotask is asked for: it never spins.
 import { positiveInteger, positiveNumber } from './scheduler-options.mjs';
 
 /**
@@ -29,16 +38,18 @@ export class Turn {
     // Reading the clock costs more than a step (about 0.35 µs in Chromium,
     // whose steps take 0.1 µs), so it is read every few steps: about every
     // sixteenth of the time budget at the pace of the steps so far, and at
-    // most this many apart (timeUsed()).
+    // most this many apart (usedUp()).
     this.timeCheckEvery = positiveInteger(options.timeCheckEvery ?? 1024, 'timeCheckEvery');
     this.macrotask = options.macrotask ?? ((cb) => setTimeout(cb, 0));
     this.now = options.now ?? (() => Date.now());
     this.onEnd = onEnd;
 
-    this.active = false; // a turn-end macrotask is pending
+    this.active = false; // a turn is being counted: a step began it, its end has not come
+    this.asked = false; // the turn-end macrotask is pending
     this.steps = 0; // steps taken in this turn
-    this.start = 0; // the clock when the turn's first step was taken
-    this.nextClockCheck = 0; // the turn step at which the clock is read next
+    this.start = 0; // the clock when the turn's time began to be counted
+    this.startStep = 0; // the turn step at `start`
+    this.nextClockCheck = 0; // the turn step at which the budget is looked at next
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
     this.pace = 0; // ms per step at the last clock reading that saw time pass (0: none yet)
   }
@@ -52,9 +63,12 @@ export class Turn {
       this.active = true;
       this.steps = 0;
       this.start = this.now();
+      this.startStep = 0;
       this.nextClockCheck = 1;
-      this.macrotask(this.onEnd);
-    } else if (this.steps >= this.maxSteps || (this.steps >= this.nextClockCheck && this.timeUsed())) {
+      // A budget of one step asks for the end at once.
+      if (this.maxSteps < 2) this.askEnd();
+    } else if (this.steps >= this.nextClockCheck && this.usedUp()) {
+      this.askEnd();
       this.paused = true;
       return false;
     }
@@ -62,20 +76,61 @@ export class Turn {
     return true;
   }
 
+  /** Asks the macrotask source for the turn's end, once a turn. */
+  askEnd() {
+    if (this.asked) return;
+    this.asked = true;
+    this.macrotask(this.onEnd);
+  }
+
   /**
-   * Reads the clock: whether the turn used its time budget. If not, the next
-   * reading comes after about a sixteenth of the budget at the pace of the
-   * steps so far (never more than halfway to the budget, nor more than
-   * timeCheckEvery steps later). While the clock has not moved (a coarse
-   * clock, as browsers give pages), the gap doubles.
+   * Whether a turn is being counted; if one is, its end is asked for (what
+   * is left to the turn's end, a keep-alive, needs it to come).
    */
-  timeUsed() {
-    const elapsed = this.now() - this.start;
-    if (elapsed > 0) this.pace = elapsed / this.steps;
-    if (elapsed >= this.maxTimeMs) return true;
+  endAsked() {
+    if (this.active) this.askEnd();
+    return this.active;
+  }
+
+  /**
+   * Reads the clock: the time counted in this turn. Half the time budget
+   * asks for the turn's end. Time beyond the budget before any end was asked
+   * for may have passed in turns of the event loop that the scheduler did not
+   * see: the end is asked for, and the time is counted again from now.
+   */
+  elapsed() {
+    const now = this.now();
+    const elapsed = now - this.start;
+    if (this.asked || elapsed < this.maxTimeMs / 2) return elapsed;
+    this.askEnd();
+    if (elapsed < this.maxTimeMs) return elapsed;
+    this.start = now;
+    this.startStep = this.steps;
+    return 0;
+  }
+
+  /**
+   * Looks at the budget: whether the turn used its steps or its time; else
+   * the end is asked for once half of either is used (elapsed()), and the next look
+   * comes after about a sixteenth of the time budget at the pace of the
+   * steps so far (never more than halfway to the budget, nor more than
+   * timeCheckEvery steps later, nor past half the steps or all of them).
+   * While the clock has not moved (a coarse clock, as browsers give pages),
+   * the gap doubles.
+   */
+  usedUp() {
     const steps = this.steps;
-    const gap = elapsed > 0 ? Math.floor(Math.min(this.maxTimeMs / 16, (this.maxTimeMs - elapsed) / 2) / (elapsed / steps)) : steps;
-    this.nextClockCheck = steps + Math.max(1, Math.min(this.timeCheckEvery, gap));
+    if (steps >= this.maxSteps) return true;
+    const elapsed = this.elapsed();
+    if (elapsed >= this.maxTimeMs) return true;
+    const half = Math.floor(this.maxSteps / 2);
+    if (steps >= half) this.askEnd();
+    const counted = steps - this.startStep;
+    const timed = elapsed > 0 && counted > 0;
+    if (timed) this.pace = elapsed / counted;
+    const gap = timed ? Math.floor(Math.min(this.maxTimeMs / 16, (this.maxTimeMs - elapsed) / 2) / this.pace) : counted;
+    const next = steps + Math.max(1, Math.min(this.timeCheckEvery, gap));
+    this.nextClockCheck = Math.min(next, this.asked ? this.maxSteps : half);
     return false;
   }
 
@@ -86,8 +141,9 @@ export class Turn {
   room() {
     if (!this.active) return this.maxSteps;
     const left = this.maxSteps - this.steps;
-    const elapsed = this.now() - this.start;
-    const pace = elapsed > 0 && this.steps > 0 ? elapsed / this.steps : this.pace;
+    const elapsed = this.elapsed();
+    const counted = this.steps - this.startStep;
+    const pace = elapsed > 0 && counted > 0 ? elapsed / counted : this.pace;
     return pace > 0 ? Math.min(left, Math.floor((this.maxTimeMs - elapsed) / pace)) : left;
   }
 
@@ -105,6 +161,7 @@ export class Turn {
    */
   end() {
     this.active = false;
+    this.asked = false;
     const paused = this.paused;
     this.paused = false;
     return paused;

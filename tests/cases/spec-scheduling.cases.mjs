@@ -406,7 +406,11 @@ export const cases = [
       }));
       a = rt.dispatch('bind_and_pause', 5);
       await until(() => held.length === 1, 'the task to wait');
-      clock = 10_000; // the turn is over at the next reading
+      // Past half the turn's time at a step (a start that returns at once),
+      // the turn asks for its end; past all of it, it is over at the next reading.
+      clock = 600;
+      assert.equal(await rt.dispatch('nop', 1).result, 1);
+      clock = 10_000;
       held[0].resolve(0);
       await microtasks();
       q = rt.dispatch('nop', 9);

@@ -130,16 +130,59 @@ test('scheduler: after_max_steps_grants_it_yields_one_event_loop_turn_and_then_g
 });
 
 test('scheduler: a_turn_that_used_its_time_budget_yields_though_steps_are_left', () => {
-  const { sched, engine, clock, add, endTurn } = setup({ maxTimeMs: 1, timeCheckEvery: 1 });
-  const tasks = ['a', 'b', 'c'].map(add);
+  const { sched, engine, clock, turns, add, endTurn } = setup({ maxTimeMs: 1, timeCheckEvery: 1 });
+  const tasks = ['a', 'b', 'c', 'd'].map(add);
   sched.pump(true);
-  clock.ms = 2; // the step took longer than the turn's budget
+  clock.ms = 0.6; // half the time budget: the turn asks for its end
   sched.finish(tasks[0], 'returned');
   sched.pump(true);
-  assert.deepEqual(engine.log, ['enter a'], 'the clock says the turn is over');
+  assert.equal(turns.length, 1, 'the turn-end macrotask is asked for');
+  clock.ms = 2; // the step took longer than the rest of the turn's budget
+  sched.finish(tasks[1], 'returned');
+  sched.pump(true);
+  assert.deepEqual(engine.log, ['enter a', 'enter b'], 'the clock says the turn is over');
   assert.equal(sched.stats().yields, 1);
   endTurn();
-  assert.deepEqual(engine.log, ['enter a', 'enter b']);
+  assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter c']);
+});
+
+test('scheduler: a_turn_asks_for_its_end_only_once_it_used_half_its_steps', () => {
+  const { sched, engine, turns, add, endTurn } = setup({ maxSteps: 8 });
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map(add);
+  const run = () => { sched.pump(true); const t = sched.holder; if (t !== null) sched.finish(t, 'returned'); };
+  for (let i = 0; i < 4; i++) run();
+  assert.equal(turns.length, 0, 'four steps of eight ask for no macrotask');
+  run();
+  assert.equal(turns.length, 1, 'the fifth asks for the turn\'s end');
+  for (let i = 0; i < 4; i++) run();
+  assert.equal(engine.log.length, 8, 'eight steps, then the turn is used up');
+  assert.equal(sched.turn.paused, true);
+  assert.equal(turns.length, 1, 'one turn-end macrotask, asked for once');
+  endTurn();
+  assert.equal(engine.log.length, 9, 'the next turn grants again');
+  assert.equal(turns.length, 0, 'and asks for nothing yet');
+});
+
+test('scheduler: time_past_the_budget_before_the_end_was_asked_for_is_counted_again_from_there', () => {
+  // The count went on across event-loop turns the scheduler did not see
+  // (tasks waited on I/O in between): that time asks for the turn's end and
+  // does not use the budget; time past the budget after it does.
+  const { sched, engine, clock, turns, add, endTurn } = setup({ maxTimeMs: 1, timeCheckEvery: 1 });
+  const tasks = ['a', 'b', 'c', 'd'].map(add);
+  sched.pump(true);
+  clock.ms = 5;
+  sched.finish(tasks[0], 'returned');
+  sched.pump(true);
+  assert.deepEqual(engine.log, ['enter a', 'enter b'], 'the turn goes on');
+  assert.equal(turns.length, 1, 'and asks for its end');
+  assert.equal(sched.stats().yields, 0);
+  clock.ms = 6.5;
+  sched.finish(tasks[1], 'returned');
+  sched.pump(true);
+  assert.deepEqual(engine.log, ['enter a', 'enter b'], 'a budget of time past that: the turn is over');
+  assert.equal(sched.stats().yields, 1);
+  endTurn();
+  assert.deepEqual(engine.log, ['enter a', 'enter b', 'enter c']);
 });
 
 test('scheduler: with_nothing_ready_it_schedules_nothing', () => {
@@ -434,7 +477,10 @@ test('scheduler: no_resumption_is_released_once_the_turn_has_no_room_for_them', 
   sched.pump(true);
   sched.readyTask(a);
   engine.releasableTasks.add(a);
-  // The turn's time is used up: the bound (room for about half of them) keeps a ready.
+  // The turn's time is used up after it asked for its end: the bound (room
+  // for about half of them) keeps a ready.
+  clock.ms = 0.3;
+  assert.equal(sched.turn.room() > 0, true);
   clock.ms = 10;
   assert.equal(sched.mayLend(), false);
   assert.equal(sched.ready, 1);
