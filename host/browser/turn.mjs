@@ -7,7 +7,11 @@
 // its budget (of steps or time), or when it is used up: tasks whose waits
 // settle a few at a time from the event loop's own macrotasks (I/O, a
 // message) take a few steps a turn, and one more macrotask of the
-// scheduler's for each such turn would cost as much as the turn's own.
+// scheduler's for each such turn would cost as much as the turn's own. The
+// turn after one that was used up asks as it begins, as every turn did:
+// work that fills its turns (many tasks woken in one batch) then has each
+// turn end at the event loop's next one, before the next batch comes, and
+// the full budget for it.
 // So the count may go on across turns the scheduler did not see: it bounds
 // the steps of one turn from above, and a turn paused by it goes on after
 // one macrotask. Time counted beyond the budget before any end was asked for
@@ -51,6 +55,7 @@ export class Turn {
     this.startStep = 0; // the turn step at `start`
     this.nextClockCheck = 0; // the turn step at which the budget is looked at next
     this.paused = false; // budget exhausted: waiting for the turn-end macrotask
+    this.busy = false; // the last turn was used up: the next asks for its end as it begins
     this.pace = 0; // ms per step at the last clock reading that saw time pass (0: none yet)
   }
 
@@ -65,8 +70,10 @@ export class Turn {
       this.start = this.now();
       this.startStep = 0;
       this.nextClockCheck = 1;
-      // A budget of one step asks for the end at once.
-      if (this.maxSteps < 2) this.askEnd();
+      // A budget of one step asks for the end at once, and so does the turn
+      // after one that was used up: work that fills its turns ends each at
+      // the event loop's next turn, with the full budget for what comes after.
+      if (this.busy || this.maxSteps < 2) this.askEnd();
     } else if (this.steps >= this.nextClockCheck && this.usedUp()) {
       this.askEnd();
       this.paused = true;
@@ -164,6 +171,7 @@ export class Turn {
     this.asked = false;
     const paused = this.paused;
     this.paused = false;
+    this.busy = paused;
     return paused;
   }
 }

@@ -255,7 +255,7 @@ export const cases = [
       const { rt } = await loadContracts(ctx, {
         maxSteps: 16,
         maxTimeMs: 1000,
-        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+        macrotask: (cb) => { later(() => { turns.push(rt.stats().steps); cb(); }); },
       });
       let timerRan = false;
       let stepsWhenTimerRan = -1;
@@ -284,7 +284,7 @@ export const cases = [
         maxTimeMs: 5,
         timeCheckEvery: 1,
         now: () => clock++,
-        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+        macrotask: (cb) => { later(() => { turns.push(rt.stats().steps); cb(); }); },
       });
       const tasks = Array.from({ length: 20 }, () => rt.dispatch('yield_loop', 5));
       await rt.drain();
@@ -312,7 +312,7 @@ export const cases = [
         maxSteps: 1_000_000,
         maxTimeMs: 0.5,
         now: () => { const steps = rt.stats().steps; reads.push(steps); return steps * 0.01; },
-        macrotask: (cb) => { turns.push(rt.stats().steps); later(cb); },
+        macrotask: (cb) => { later(() => { turns.push(rt.stats().steps); cb(); }); },
       }));
       const tasks = Array.from({ length: 10 }, () => rt.dispatch('yield_loop', 60));
       await rt.drain();
@@ -340,7 +340,7 @@ export const cases = [
       ({ rt } = await loadContracts(ctx, {
         maxSteps: 1024,
         now: () => { reads++; return 0; },
-        macrotask: (cb) => { turns.push({ steps: rt.stats().steps, reads }); later(cb); },
+        macrotask: (cb) => { later(() => { turns.push({ steps: rt.stats().steps, reads }); cb(); }); },
       }));
       const tasks = Array.from({ length: 20 }, () => rt.dispatch('yield_loop', 250));
       await rt.drain();

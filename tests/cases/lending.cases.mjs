@@ -207,7 +207,7 @@ export const cases = [
       ({ rt } = await loadContracts(ctx, {
         maxSteps: 16,
         maxTimeMs: 1000,
-        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        macrotask: (cb) => { nextTurn().then(() => { turns.push(rt.stats().steps); cb(); }); },
         pause: suspend((_signal, n) => Promise.resolve(n)),
       }));
       let stepsWhenTimerRan = -1;
@@ -236,7 +236,7 @@ export const cases = [
       ({ rt } = await loadContracts(ctx, {
         maxSteps: 16,
         maxTimeMs: 1000,
-        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        macrotask: (cb) => { nextTurn().then(() => { turns.push(rt.stats().steps); cb(); }); },
         pause,
       }));
       const t = rt.dispatch('pause_loop', 400);
@@ -269,7 +269,7 @@ export const cases = [
       ({ rt } = await loadContracts(ctx, {
         maxSteps: 16,
         maxTimeMs: 60_000,
-        macrotask: (cb) => { turns.push(rt.stats().steps); nextTurn().then(cb); },
+        macrotask: (cb) => { nextTurn().then(() => { turns.push(rt.stats().steps); cb(); }); },
         pause: suspend((_signal, n) => {
           waits++;
           // During its operation a lent wait's task is suspended and lent to every observer.

@@ -148,7 +148,7 @@ test('scheduler: a_turn_that_used_its_time_budget_yields_though_steps_are_left',
 
 test('scheduler: a_turn_asks_for_its_end_only_once_it_used_half_its_steps', () => {
   const { sched, engine, turns, add, endTurn } = setup({ maxSteps: 8 });
-  const tasks = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map(add);
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'].map(add);
   const run = () => { sched.pump(true); const t = sched.holder; if (t !== null) sched.finish(t, 'returned'); };
   for (let i = 0; i < 4; i++) run();
   assert.equal(turns.length, 0, 'four steps of eight ask for no macrotask');
@@ -160,7 +160,12 @@ test('scheduler: a_turn_asks_for_its_end_only_once_it_used_half_its_steps', () =
   assert.equal(turns.length, 1, 'one turn-end macrotask, asked for once');
   endTurn();
   assert.equal(engine.log.length, 9, 'the next turn grants again');
-  assert.equal(turns.length, 0, 'and asks for nothing yet');
+  assert.equal(turns.length, 1, 'and, after a turn that was used up, asks for its end as it begins');
+  sched.finish(/** @type {Task} */ (sched.holder), 'returned');
+  endTurn();
+  run();
+  assert.equal(engine.log.length, 10);
+  assert.equal(turns.length, 0, 'the turn after one that was not used up asks for nothing yet');
 });
 
 test('scheduler: time_past_the_budget_before_the_end_was_asked_for_is_counted_again_from_there', () => {
