@@ -356,6 +356,122 @@ export async function runSuite(host) {
     ];
   };
 
+  /**
+   * The floor of fairness for `n` tasks in shuffled microtask batches: raw
+   * JSPI that gives the event loop a turn as the scheduler's turn budget does
+   * (after 0.5 ms or 4,096 resumptions, every resumption until the host's
+   * macrotask ran suspends once more, on a promise that macrotask settles),
+   * against the same raw JSPI never giving one; and, in the same rounds, the
+   * runtime with its budget against the same runtime with it lifted. Raw
+   * JSPI's turns cost what parking the resumptions already queued costs the
+   * engine, and nothing else: the least a budget of this length can cost.
+   * @param {number} n
+   */
+  const fairnessFloor = async (n) => {
+    const k = Math.max(100, Math.ceil((host.quick ? 20000 : 200000) / n));
+    const settler = shuffledSettler('microtask');
+    const maxTimeMs = 0.5;
+    const maxSteps = 4096;
+    // The raw turn: its steps, its start, whether it is used up, and the
+    // resumptions parked until the macrotask that ends it.
+    let steps = 0;
+    let start = 0;
+    let paused = false;
+    let turns = 0;
+    let parks = 0;
+    /** @type {(() => void)[]} */
+    let parked = [];
+    const endTurn = () => {
+      paused = false;
+      steps = 0;
+      turns++;
+      const wake = parked;
+      parked = [];
+      for (const resolve of wake) resolve();
+    };
+    /** Called after each resumption: whether it goes on now, or parks until the turn's end. @param {number} _i @param {number} v */
+    const yielding = (_i, v) => {
+      if (!paused) {
+        if (steps === 0) start = now();
+        steps++;
+        if (steps >= maxSteps || ((steps & 15) === 0 && now() - start >= maxTimeMs)) {
+          paused = true;
+          settleMacrotask(endTurn);
+        } else {
+          return v;
+        }
+      }
+      parks++;
+      return new Promise((resolve) => { parked.push(() => resolve(v)); });
+    };
+    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
+    const piecesModule = await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers')));
+    /** A raw module whose waits call `after` once they resumed. @param {(i: number, v: number) => unknown} after */
+    const rawWith = (after) => {
+      const x = /** @type {any} */ (new WebAssembly.Instance(piecesModule, {
+        bench: { op: new WebAssembly.Suspending(settler.op), after: new WebAssembly.Suspending(after), sp: register(0), base: register(0), limit: register(0) },
+      }).exports);
+      return WebAssembly.promising(x.after_loop);
+    };
+    const never = rawWith((_i, v) => v);
+    const turning = rawWith(yielding);
+    const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
+    const inside = internals(rt);
+    let wrong = 0;
+    /** @param {(k: number) => Promise<unknown>} start1 */
+    const round = async (start1) => {
+      settler.begin(n);
+      const t0 = now();
+      await Promise.all(Array.from({ length: n }, () => start1(k).then((v) => {
+        if (v !== k) wrong++;
+        settler.finished();
+      })));
+      return now() - t0;
+    };
+    const task = (/** @type {number} */ j) => /** @type {Promise<unknown>} */ (rt.dispatch('op_loop', j).result);
+    let rtYields = 0;
+    const s = await interleaved({
+      never: () => round(never),
+      turning: () => round(turning),
+      task: async () => {
+        const y = rt.stats().yields;
+        const t = await round(task);
+        rtYields += rt.stats().yields - y;
+        return t;
+      },
+      lifted: async () => {
+        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
+        try {
+          return await round(task);
+        } finally {
+          inside.setTurnBudget(budget);
+        }
+      },
+    }, n * k, rounds);
+    ran(turns > 0 && parks > 0 && rtYields > 0 && wrong === 0 && paused === false, `the fairness floor of ${n} tasks`);
+    await rt.close();
+    const shape = `${n} tasks, shuffled microtask batches`;
+    const rawRounds = rounds + 2;
+    return [
+      {
+        name: `interleaved anatomy: raw JSPI giving the event loop turns as the budget does, ${n} tasks`,
+        unit: 'suspension',
+        subject: `raw JSPI whose resumptions park once 0.5 ms or 4,096 of them have passed, until the host's macrotask (${shape})`,
+        value: s.turning, scale: 'ns', baselineName: 'the same raw JSPI never giving one', baseline: s.never,
+        note: `the floor of the turn budget's cost: ${(parks / turns).toFixed(0)} resumptions parked a turn, ${Math.round(turns / rawRounds)} turns a round`,
+        counters: { turns, parks },
+      },
+      {
+        name: `interleaved anatomy: the scheduler's turn budget, ${n} tasks`,
+        unit: 'suspension',
+        subject: `the runtime with its default budget against the same runtime with it lifted, in the rounds of the row above (${shape})`,
+        value: s.task, scale: 'ns', baselineName: 'the budget lifted', baseline: s.lifted,
+        note: 'what the event-loop turns cost the scheduler, against the floor above',
+        counters: { yields: rtYields },
+      },
+    ];
+  };
+
   // --- control
   if (want('control')) {
     const s = await interleaved({ control: async (n) => control(n) }, 20000, rounds);
@@ -414,6 +530,7 @@ export async function runSuite(host) {
       }
     }
     for (const r of await interleavedAnatomy()) add(r);
+    for (const r of await fairnessFloor(host.quick ? 64 : 512)) add(r);
   }
 
   // --- 1b. what a switch is made of: engine primitives measured in the same run
