@@ -156,6 +156,43 @@ export function shuffledSettler(batch) {
 }
 
 /**
+ * One round of `n` waiters on a shuffled settler: starts them all, waits for
+ * every one (each, as it finishes, lets the settler settle the others' next
+ * batch), and returns the milliseconds it took.
+ * @param {ReturnType<typeof shuffledSettler>} settler @param {number} n
+ * @param {() => Promise<unknown>} start  one waiter
+ * @param {(value: unknown) => void} [check]  looks at what a waiter returned
+ */
+async function settledRound(settler, n, start, check) {
+  settler.begin(n);
+  const t0 = now();
+  await Promise.all(Array.from({ length: n }, () => start().then((v) => {
+    check?.(v);
+    settler.finished();
+  })));
+  return now() - t0;
+}
+
+/**
+ * Runs `fn` with the runtime's turn budget lifted (maxSteps and maxTimeMs out
+ * of reach), and puts the budget back after it.
+ * @template T
+ * @param {ReturnType<typeof internals>} inside @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+async function withBudgetLifted(inside, fn) {
+  const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
+  try {
+    return await fn();
+  } finally {
+    inside.setTurnBudget(budget);
+  }
+}
+
+/** A mutable i32 register for the raw modules that keep registers. @param {number} v */
+const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
+
+/**
  * Runs the suite.
  * @param {BenchHost} host
  * @returns {Promise<{ env: string, results: Result[] }>}
@@ -185,6 +222,10 @@ export async function runSuite(host) {
   };
 
   const rawModule = await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw')));
+  /** @type {Promise<WebAssembly.Module> | null} */
+  let registersCompiled = null;
+  /** The raw module with a suspension wrapper and registers, compiled once, when a group first wants it. */
+  const rawRegisters = () => (registersCompiled ??= (async () => WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))))());
   const benchSource = host.program('bench');
   /** A runtime of the benchmark program with bench.op resolving at once. */
   const load = (/** @type {object} */ options = {}) => Runtime.load(benchSource, {
@@ -211,19 +252,7 @@ export async function runSuite(host) {
     const inside = internals(rt);
     let wrong = 0;
     /** @param {() => Promise<unknown>} start */
-    const round = async (start) => {
-      settler.begin(n);
-      const t0 = now();
-      const all = [];
-      for (let i = 0; i < n; i++) {
-        all.push(start().then((v) => {
-          if (v !== k) wrong++;
-          settler.finished();
-        }));
-      }
-      await Promise.all(all);
-      return now() - t0;
-    };
+    const round = (start) => settledRound(settler, n, start, (v) => { if (v !== k) wrong++; });
     const task = () => round(() => rt.dispatch('op_loop', k).result);
     let yieldsLifted = 0;
     const before = rt.stats();
@@ -232,16 +261,14 @@ export async function runSuite(host) {
       task,
       // The same runtime with its turn budget lifted for the round: what
       // the event-loop turns it yields for fairness add.
-      unbounded: async () => {
-        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
+      unbounded: () => withBudgetLifted(inside, async () => {
         const y = rt.stats().yields;
         try {
           return await task();
         } finally {
           yieldsLifted += rt.stats().yields - y;
-          inside.setTurnBudget(budget);
         }
-      },
+      }),
       js: () => round(async () => {
         let sum = 0;
         for (let i = 0; i < k; i++) sum += await settler.op();
@@ -302,8 +329,7 @@ export async function runSuite(host) {
     });
     const layerLoop = WebAssembly.promising(/** @type {any} */ (layered.exports).op_loop);
     let afterCalls = 0;
-    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
-    const pieces = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))), {
+    const pieces = new WebAssembly.Instance(await rawRegisters(), {
       bench: {
         op: new WebAssembly.Suspending(settler.op),
         after: (/** @type {number} */ _i, /** @type {number} */ v) => { afterCalls++; return v; },
@@ -317,12 +343,7 @@ export async function runSuite(host) {
     const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
     const inside = internals(rt);
     /** @param {(k: number) => Promise<unknown>} start */
-    const round = async (start) => {
-      settler.begin(n);
-      const t0 = now();
-      await Promise.all(Array.from({ length: n }, () => start(k).then(() => settler.finished())));
-      return now() - t0;
-    };
+    const round = (start) => settledRound(settler, n, () => start(k));
     let takesOff = -1;
     const s = await interleaved({
       raw: () => round(rawLoop),
@@ -404,8 +425,7 @@ export async function runSuite(host) {
       parks++;
       return new Promise((resolve) => { parked.push(() => resolve(v)); });
     };
-    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
-    const piecesModule = await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers')));
+    const piecesModule = await rawRegisters();
     /** A raw module whose waits call `after` once they resumed. @param {(i: number, v: number) => unknown} after */
     const rawWith = (after) => {
       const x = /** @type {any} */ (new WebAssembly.Instance(piecesModule, {
@@ -418,47 +438,35 @@ export async function runSuite(host) {
     const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
     const inside = internals(rt);
     let wrong = 0;
-    /** @param {(k: number) => Promise<unknown>} start1 */
-    const round = async (start1) => {
-      settler.begin(n);
-      const t0 = now();
-      await Promise.all(Array.from({ length: n }, () => start1(k).then((v) => {
-        if (v !== k) wrong++;
-        settler.finished();
-      })));
-      return now() - t0;
-    };
+    /** @param {(k: number) => Promise<unknown>} start */
+    const round = (start) => settledRound(settler, n, () => start(k), (v) => { if (v !== k) wrong++; });
     const task = (/** @type {number} */ j) => /** @type {Promise<unknown>} */ (rt.dispatch('op_loop', j).result);
     let rtYields = 0;
+    let turningRounds = 0;
     const s = await interleaved({
       never: () => round(never),
-      turning: () => round(turning),
+      turning: () => {
+        turningRounds++;
+        return round(turning);
+      },
       task: async () => {
         const y = rt.stats().yields;
         const t = await round(task);
         rtYields += rt.stats().yields - y;
         return t;
       },
-      lifted: async () => {
-        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
-        try {
-          return await round(task);
-        } finally {
-          inside.setTurnBudget(budget);
-        }
-      },
+      lifted: () => withBudgetLifted(inside, () => round(task)),
     }, n * k, rounds);
     ran(turns > 0 && parks > 0 && rtYields > 0 && wrong === 0 && paused === false, `the fairness floor of ${n} tasks`);
     await rt.close();
     const shape = `${n} tasks, shuffled microtask batches`;
-    const rawRounds = rounds + 2;
     return [
       {
         name: `interleaved anatomy: raw JSPI giving the event loop turns as the budget does, ${n} tasks`,
         unit: 'suspension',
         subject: `raw JSPI whose resumptions park once 0.5 ms or 4,096 of them have passed, until the host's macrotask (${shape})`,
         value: s.turning, scale: 'ns', baselineName: 'the same raw JSPI never giving one', baseline: s.never,
-        note: `the floor of the turn budget's cost: ${(parks / turns).toFixed(0)} resumptions parked a turn, ${Math.round(turns / rawRounds)} turns a round`,
+        note: `the floor of the turn budget's cost: ${(parks / turns).toFixed(0)} resumptions parked a turn, ${Math.round(turns / turningRounds)} turns a round`,
         counters: { turns, parks },
       },
       {
@@ -492,19 +500,14 @@ export async function runSuite(host) {
       // The same runtime with its turn budget lifted for the round (a second
       // runtime would make the shared code see two of everything): what the
       // event-loop turns it yields for fairness add to a switch.
-      unbounded: async (k) => {
-        const budget = inside.setTurnBudget({ maxSteps: 1e9, maxTimeMs: 1e9 });
-        try {
-          const yields = rt.stats().yields;
-          const t0 = now();
-          await rt.dispatch('op_loop', k).done;
-          const t = now() - t0;
-          if (rt.stats().yields !== yields) throw new Error('a turn ended with the budget lifted');
-          return t;
-        } finally {
-          inside.setTurnBudget(budget);
-        }
-      },
+      unbounded: (k) => withBudgetLifted(inside, async () => {
+        const yields = rt.stats().yields;
+        const t0 = now();
+        await rt.dispatch('op_loop', k).done;
+        const t = now() - t0;
+        if (rt.stats().yields !== yields) throw new Error('a turn ended with the budget lifted');
+        return t;
+      }),
       js: async (k) => {
         const t0 = now();
         let sum = 0;
@@ -555,8 +558,7 @@ export async function runSuite(host) {
     // call into JavaScript after each resumption, which a wait with a lent
     // permit does without.
     let afterCalls = 0;
-    const register = (/** @type {number} */ v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
-    const pieces = new WebAssembly.Instance(await WebAssembly.compile(/** @type {BufferSource} */ (await host.bytes('bench_raw_registers'))), {
+    const pieces = new WebAssembly.Instance(await rawRegisters(), {
       bench: {
         op: new WebAssembly.Suspending(() => P1),
         after: (/** @type {number} */ _i, /** @type {number} */ v) => { afterCalls++; return v; },
