@@ -7,6 +7,7 @@
 // engineProblem and leaseEnded land here.
 import { InternalError } from './errors.mjs';
 import { assertWaitBegins, checkWaitMove, Execution, W, WAIT_MODE_NAMES } from './execution.mjs';
+import { S } from './task.mjs';
 
 /** @typedef {import('./tasks.mjs').Task} Task */
 /** @typedef {import('./imports.mjs').WaitSpec} WaitSpec */
@@ -35,6 +36,14 @@ export class Lending {
     this.leaseSignal = null;
     /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
     this.takesAllowed = true;
+    /**
+     * @type {WaitSpec | null} the import whose next wait under the lease is
+     * the last one again: the task with the lease waits lent on it, its wait
+     * record stands, its signal is the lease's, and no other task waits (so
+     * none took the permit). Anything else that begins a wait, a take, and
+     * the lease's end clear it.
+     */
+    this.again = null;
   }
 
   /**
@@ -48,6 +57,7 @@ export class Lending {
 
   /** Takes note of the take in Wasm that the words record (Waits.sync() found one). */
   syncTake() {
+    this.again = null;
     const words = this.words;
     const taker = this.slotTasks[words.taken];
     const loser = this.slotTasks[words.loser];
@@ -78,6 +88,7 @@ export class Lending {
    * @param {WaitSpec} spec
    */
   takeAndLend(spec) {
+    this.again = null;
     const words = this.words;
     const i32 = /** @type {Int32Array} */ (words.i32);
     const taker = /** @type {Task} */ (this.slotTasks[words.taken]);
@@ -115,6 +126,7 @@ export class Lending {
 
   /** The engine's leaseEnded: the permit is open no longer. */
   leaseEnded() {
+    this.again = null;
     this.words.close();
   }
 
@@ -165,6 +177,23 @@ export class Lending {
       const x = task._exec;
       if (x.mode !== W.lent || x.wait !== spec || x.waitArgs !== null) {
         throw new InternalError(`invariant broken: ${task} waits under the lease in mode ${WAIT_MODE_NAMES[x.mode]} in ${x.wait?.name ?? 'no wait'}, not lent in ${spec.name}`);
+      }
+    });
+  }
+
+  /**
+   * Under checkInvariants, at every wait taken as the last one again
+   * (Lending.again): what assertLease() checks, and that what made it the
+   * same wait still holds: the task is lent the permit with the lease's
+   * signal, no other task waits, and no take is left unseen.
+   * @param {Task} task @param {WaitSpec} spec
+   */
+  assertAgain(task, spec) {
+    this.assertLease(task, spec);
+    this.guard(() => {
+      const sched = this.sched;
+      if (sched.lent !== task || sched.lease !== task || this.leaseSignal === null || this.words.taken !== 0 || sched.byState[S.suspended] !== 0) {
+        throw new InternalError(`invariant broken: ${task} waits in ${spec.name} as its last wait again, but it is ${sched.lent === task ? '' : 'not '}lent the permit, ${sched.lease === task ? 'holds' : 'does not hold'} the lease, ${sched.byState[S.suspended]} other tasks wait and slot ${this.words.taken} took the permit unseen`);
       }
     });
   }

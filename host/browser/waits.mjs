@@ -101,6 +101,29 @@ export class Waits {
   }
 
   /**
+   * The end of a lent wait's JavaScript, once its operation started.
+   * @param {Task} task @param {WaitSpec} spec @param {unknown} operation
+   */
+  lentTail(task, spec, operation) {
+    const sched = this.sched;
+    const lending = this.lending;
+    if (sched.lent === task) {
+      /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
+      // While it waits, a task whose wait ends may take the permit in
+      // Wasm, with the lease's next step.
+      // (None may while no other task waits: none can begin to while this one waits lent.)
+      if (sched.lease === task) {
+        if (sched.byState[S.suspended] !== 0) {
+          if (sched.turn.steps < sched.leaseEnd && lending.takesAllowed) this.words.open();
+        } else lending.again = spec;
+      }
+      return operation;
+    }
+    // The operation itself took the permit back (it cancelled a task).
+    return this.waitOn(task, spec, true, /** @type {PromiseLike<unknown>} */ (operation));
+  }
+
+  /**
    * Moves a task's wait to mode `to` (checked against the legal moves under checkInvariants).
    * @param {Task} task @param {Execution} x @param {number} to
    */
@@ -122,6 +145,7 @@ export class Waits {
     const sched = this.sched;
     const disposal = this.disposal;
     const lending = this.lending;
+    const check = this.check;
     if (direct && arity >= 0 && arity <= 4 && spec.operationOf !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
       const operate = spec.operationOf(arity);
       // The common wait in one piece: a suspend() import of up to four
@@ -129,6 +153,19 @@ export class Waits {
       // without building an argument list; anything else goes the general
       // way.
       return function lentWait(/** @type {unknown} */ a, /** @type {unknown} */ b, /** @type {unknown} */ c, /** @type {unknown} */ d) {
+        if (lending.again === spec && sched.turn.steps < sched.leaseEnd) {
+          // The same wait again under the lease, with nothing changed since
+          // the last one (Lending.again): count the step and start it.
+          sched.turn.steps++;
+          const task = /** @type {Task} */ (sched.lease);
+          if (check) lending.assertAgain(task, spec);
+          const operation = operate(/** @type {AbortSignal} */ (lending.leaseSignal), task, a, b, c, d);
+          if (lending.again === spec) {
+            /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
+            return operation;
+          }
+          return waits.lentTail(task, spec, operation);
+        }
         const words = waits.words;
         if (words.taken !== 0) {
           // The caller took the permit in Wasm (the common way of tasks
@@ -157,25 +194,9 @@ export class Waits {
           const x = lending.lendAcross(task, spec, null);
           signal = x.signal ?? waits.signalOf(task);
         }
-        let operation;
-        try {
-          operation = operate(/** @type {AbortSignal} */ (signal), task, a, b, c, d);
-        } catch (error) {
-          // Rejected, not thrown on: the task suspends as for any wait, so
-          // work the operation made ready before it threw goes first.
-          operation = Promise.reject(error);
-        }
-        if (sched.lent === task) {
-          /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
-          if (sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = /** @type {AbortSignal} */ (signal);
-          // While it waits, a task whose wait ends may take the permit in
-          // Wasm, with the lease's next step.
-          // (None may while no other task waits: none can begin to while this one waits lent.)
-          if (sched.lease === task && sched.byState[S.suspended] !== 0 && sched.turn.steps < sched.leaseEnd && lending.takesAllowed) waits.words.open();
-          return operation;
-        }
-        // The operation itself took the permit back (it cancelled a task).
-        return waits.waitOn(task, spec, true, operation);
+        const operation = operate(/** @type {AbortSignal} */ (signal), task, a, b, c, d);
+        if (sched.lent === task && sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = /** @type {AbortSignal} */ (signal);
+        return waits.lentTail(task, spec, operation);
       };
     }
     const leased = spec.leased;
@@ -185,6 +206,7 @@ export class Waits {
       // and what `now` would say is known.
       const delivery = resolvedStatus(leased);
       return function leasedWait() {
+        lending.again = null;
         if (waits.words.taken !== 0) waits.sync();
         const task = sched.leaseStep();
         if (task === null) return waitWith(NO_ARGS);
@@ -204,6 +226,7 @@ export class Waits {
     }
     /** @param {any[]} raw */
     function waitWith(raw) {
+      lending.again = null;
       waits.sync();
       const task = sched.holder;
       if (task === null) throw outsideTask(spec.name);
