@@ -24,14 +24,17 @@ const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * A row of `tasks` tasks whose operations settle in shuffled order, in a
- * microtask or a macrotask batch (the suite's interleaved waits).
+ * microtask or a macrotask batch (the suite's interleaved waits), `per`
+ * waits a chunk (a multiple of `tasks`; at least 100 waits a task, so that
+ * the starts do not count).
  * @param {number} tasks @param {'microtask' | 'macrotask'} batch
+ * @param {number} [per]
  */
-function interleavedRow(tasks, batch) {
+function interleavedRow(tasks, batch, per = batch === 'microtask' ? 16000 : 8000) {
   return {
     unit: 'suspension',
     what: `${tasks === 1 ? 'one task' : `${tasks} tasks`} whose operations settle in shuffled order in a ${batch} batch`,
-    per: batch === 'microtask' ? 16000 : 8000,
+    per,
     batch,
     run: async (/** @type {Side} */ side, /** @type {number} */ per) => {
       const settler = side.settlers[batch];
@@ -68,6 +71,8 @@ const ROWS = {
     run: async (side, per) => { for (let i = 0; i < per; i++) await side.rt.dispatch('nop', i).done; },
   },
   interleaved: interleavedRow(8, 'microtask'),
+  'interleaved-64': interleavedRow(64, 'microtask'),
+  'interleaved-512': interleavedRow(512, 'microtask', 51200),
   'interleaved-macrotask': interleavedRow(8, 'macrotask'),
   'one-task-macrotask': interleavedRow(1, 'macrotask'),
 };

@@ -32,14 +32,12 @@ export class Lending {
     this.takeWait = hooks.takeWait;
     /** Check every move of a wait, and the records where waits begin and end. */
     this.check = this.sched.checkInvariants;
-    /** @type {AbortSignal | null} the signal the waits under the lease receive (null: the holder's, made when one needs it) */
-    this.leaseSignal = null;
     /** Whether the permit may be opened to a take in Wasm (a benchmark's anatomy turns it off). */
     this.takesAllowed = true;
     /**
      * @type {WaitSpec | null} the import whose next wait under the lease is
      * the last one again: the task with the lease waits lent on it, its wait
-     * record stands, its signal is the lease's, and no other task waits (so
+     * record stands, its record holds its signal, and no other task waits (so
      * none took the permit). Anything else that begins a wait, a take, and
      * the lease's end clear it.
      */
@@ -77,7 +75,6 @@ export class Lending {
     this.moveWait(taker, tx, W.none);
     this.takeWait(taker, tx);
     words.mayTake(taker._slot, false);
-    this.leaseSignal = tx.signal;
   }
 
   /**
@@ -86,6 +83,7 @@ export class Lending {
    * checks only under it (it is the wait path of many tasks whose waits
    * settle in turn).
    * @param {WaitSpec} spec
+   * @returns {Task} the taker, which now holds the lease and waits lent
    */
   takeAndLend(spec) {
     this.again = null;
@@ -115,7 +113,7 @@ export class Lending {
     const stride = words.waitStride;
     i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
     i32[words.waitWord + taker._slot * stride] = 0;
-    this.leaseSignal = tx.signal;
+    return taker;
   }
 
   /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
@@ -184,16 +182,16 @@ export class Lending {
   /**
    * Under checkInvariants, at every wait taken as the last one again
    * (Lending.again): what assertLease() checks, and that what made it the
-   * same wait still holds: the task is lent the permit with the lease's
-   * signal, no other task waits, and no take is left unseen.
+   * same wait still holds: the task holds the lease and is lent the permit,
+   * its signal is made, no other task waits, and no take is left unseen.
    * @param {Task} task @param {WaitSpec} spec
    */
   assertAgain(task, spec) {
     this.assertLease(task, spec);
     this.guard(() => {
       const sched = this.sched;
-      if (sched.lent !== task || sched.lease !== task || this.leaseSignal === null || this.words.taken !== 0 || sched.byState[S.suspended] !== 0) {
-        throw new InternalError(`invariant broken: ${task} waits in ${spec.name} as its last wait again, but it is ${sched.lent === task ? '' : 'not '}lent the permit, ${sched.lease === task ? 'holds' : 'does not hold'} the lease, ${sched.byState[S.suspended]} other tasks wait and slot ${this.words.taken} took the permit unseen`);
+      if (sched.lent !== task || sched.lease !== task || task._exec.signal === null || this.words.taken !== 0 || sched.byState[S.suspended] !== 0) {
+        throw new InternalError(`invariant broken: ${task} waits in ${spec.name} as its last wait again, but it is ${sched.lent === task ? '' : 'not '}lent the permit, ${sched.lease === task ? 'holds' : 'does not hold'} the lease, ${task._exec.signal === null ? 'has no signal' : 'has its signal'}, ${sched.byState[S.suspended]} other tasks wait and slot ${this.words.taken} took the permit unseen`);
       }
     });
   }

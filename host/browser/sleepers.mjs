@@ -65,7 +65,7 @@ export class Sleepers {
     this.live = 0;
     /** @type {unknown} the armed host timer, undefined if none */
     this.timer = undefined;
-    /** What the armed host timer stands for: every deadline up to this one is due when it fires. */
+    /** The deadline the armed host timer is for: a sleep that begins with an earlier one arms it again. */
     this.armedFor = Infinity;
     this.onTimer = () => this.fire();
   }
@@ -117,10 +117,17 @@ export class Sleepers {
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i, heap[i]);
   }
 
-  /** The host timer fired: wakes every sleep that is due, in deadline order. */
+  /**
+   * The host timer fired: wakes every sleep that is due by the clock, in
+   * deadline order. A host timer may fire before the clock says its time
+   * came (Node's timers count from the event loop's cached time, which can
+   * be milliseconds old when the timer is set); the sleeps it stood for are
+   * not due yet, and the timer is armed again for what is left of them: a
+   * sleep never ends before its time on the clock the program reads.
+   */
   fire() {
     this.timer = undefined;
-    const limit = Math.max(this.armedFor, this.host.now());
+    const limit = this.host.now();
     this.armedFor = Infinity;
     const heap = this.heap;
     while (heap.length !== 0 && heap[0].deadline <= limit) {
@@ -147,7 +154,8 @@ export class Sleepers {
   arm(deadline) {
     if (this.timer !== undefined) this.host.clear(this.timer);
     const now = this.host.now();
-    const delay = Math.min(Math.max(0, deadline - now), MAX_TIMER_MS);
+    // Whole milliseconds, rounded up: a host timer asked for less than is left fires early.
+    const delay = Math.min(Math.ceil(Math.max(0, deadline - now)), MAX_TIMER_MS);
     this.armedFor = delay === MAX_TIMER_MS ? now + delay : deadline;
     this.timer = this.host.set(this.onTimer, delay);
   }

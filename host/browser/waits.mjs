@@ -159,7 +159,7 @@ export class Waits {
           sched.turn.steps++;
           const task = /** @type {Task} */ (sched.lease);
           if (check) lending.assertAgain(task, spec);
-          const operation = operate(/** @type {AbortSignal} */ (lending.leaseSignal), task, a, b, c, d);
+          const operation = operate(/** @type {AbortSignal} */ (/** @type {Execution} */ (task._x).signal), task, a, b, c, d);
           if (lending.again === spec) {
             /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
             return operation;
@@ -167,12 +167,24 @@ export class Waits {
           return waits.lentTail(task, spec, operation);
         }
         const words = waits.words;
-        if (words.taken !== 0) {
-          // The caller took the permit in Wasm (the common way of tasks
-          // whose waits settle in turn): one step ends its last wait and
-          // begins this one lent.
-          if (words.taken === words.current) lending.takeAndLend(spec);
-          else lending.syncTake();
+        const taken = words.taken;
+        if (taken !== 0) {
+          if (taken === words.current) {
+            // The caller took the permit in Wasm (the common way of tasks
+            // whose waits settle in turn): one step ends its last wait and
+            // begins this one lent, under the lease, which passed to it
+            // with the permit; what the lease path below would check,
+            // takeAndLend() made so. Its last wait's operation had its
+            // signal, unless that import cancels its own way.
+            const taker = lending.takeAndLend(spec);
+            if (sched.turn.steps < sched.leaseEnd) {
+              sched.turn.steps++;
+              if (check) lending.assertLease(taker, spec);
+              const tx = /** @type {Execution} */ (taker._x);
+              const operation = operate(/** @type {AbortSignal} */ (tx.signal ?? waits.signalOf(taker)), taker, a, b, c, d);
+              return waits.lentTail(taker, spec, operation);
+            }
+          } else lending.syncTake();
         }
         let task = sched.leaseStep();
         let signal;
@@ -187,7 +199,7 @@ export class Waits {
           if (sched.lent !== task) lending.relend(task, spec);
           else if (x.wait !== spec) x.wait = spec;
           else if (waits.check) lending.assertLease(task, spec);
-          signal = lending.leaseSignal ?? (lending.leaseSignal = waits.signalOf(task));
+          signal = x.signal ?? waits.signalOf(task);
         } else {
           task = sched.holder;
           if (task === null || disposal.running || waits.emit !== null || task._cancelNow || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
@@ -195,7 +207,7 @@ export class Waits {
           signal = x.signal ?? waits.signalOf(task);
         }
         const operation = operate(/** @type {AbortSignal} */ (signal), task, a, b, c, d);
-        if (sched.lent === task && sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = /** @type {AbortSignal} */ (signal);
+        if (sched.lent === task && sched.lease !== task) sched.grantLease(task);
         return waits.lentTail(task, spec, operation);
       };
     }
@@ -278,7 +290,7 @@ export class Waits {
           if (direct && waits.emit === null) {
             lending.lendAcross(task, spec, args);
             // Its next waits that the lease answers need no checks.
-            if (delivery === leased && sched.lease !== task && sched.grantLease(task)) lending.leaseSignal = x.signal;
+            if (delivery === leased && sched.lease !== task) sched.grantLease(task);
           } else {
             waits.move(task, x, W.none);
           }

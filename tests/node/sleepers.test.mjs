@@ -76,19 +76,23 @@ test('sleepers: sleeps_wake_in_deadline_order_then_in_the_order_they_began', asy
   assert.equal(sleepers.timer, undefined, 'no host timer is left armed');
 });
 
-test('sleepers: a_host_timer_that_fires_before_the_clock_says_still_wakes_its_sleeps', async () => {
-  const { host, state, advance } = fakeHost({ early: 0.4 });
+test('sleepers: a_host_timer_that_fires_before_the_clock_says_is_armed_again_and_no_sleep_ends_early', async () => {
+  const { host, state, advance } = fakeHost({ early: 0.5 });
   const sleepers = new Sleepers(host);
+  /** @type {[number, number][]} each sleep's length and the clock when it woke */
   const woke = [];
-  sleepers.sleep(record(), 5).then(() => woke.push(5));
-  sleepers.sleep(record(), 5.2).then(() => woke.push(5.2));
-  sleepers.sleep(record(), 6).then(() => woke.push(6));
+  for (const ms of [5, 5.25, 6]) sleepers.sleep(record(), ms).then(() => woke.push([ms, host.now()]));
   await advance(5);
-  // The timer stood for the 5 ms deadline: that sleep is due, though the clock read 4.6.
-  assert.deepEqual(woke, [5]);
-  await advance(7);
-  assert.deepEqual(woke, [5, 5.2, 6]);
-  assert.equal(state.set, 3, 'one host timer per distinct wake-up');
+  // The timer for the 5 ms deadline fired at 4.5 on the clock: nothing is due yet.
+  assert.deepEqual(woke, []);
+  assert.equal(sleepers.live, 3);
+  await advance(5.5);
+  // Armed again for the rest (rounded up to 1 ms), it fired at 5: the 5 ms sleep is due, the 5.25 ms one not.
+  assert.deepEqual(woke, [[5, 5]]);
+  await advance(8);
+  assert.deepEqual(woke, [[5, 5], [5.25, 5.5], [6, 6]]);
+  assert.equal(state.set, 4, 'one host timer per wake-up, and one more each time one fired early');
+  assert.equal(sleepers.timer, undefined);
 });
 
 test('sleepers: many_sleeps_share_one_host_timer_and_cancelling_them_clears_it_once', async () => {
