@@ -7,6 +7,9 @@
 import { Runtime, suspend } from '../host/browser/index.mjs';
 import { bestMacrotask } from '../host/browser/capabilities.mjs';
 import { internals } from '../host/browser/debug.mjs';
+import { probeDirectWaits } from '../host/browser/engine-probe.mjs';
+import { createGates, createWrappers, CURRENT, INSTALL, LOSER, OPEN, TAKEN, WORDS_END } from '../host/browser/wasm/gates.mjs';
+import { createRegisterFile } from '../host/browser/wasm/registers.mjs';
 import { realisticRows } from './realistic.mjs';
 import { median, spread } from './samples.mjs';
 
@@ -193,6 +196,61 @@ async function withBudgetLifted(inside, fn) {
 const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, v);
 
 /**
+ * The runtime's own suspension modules (wasm/gates.mjs: stubs, wrappers,
+ * the shared words and a register file of three registers, as the benchmark
+ * program has) around `op`, with the least JavaScript side a wait of many
+ * tasks can have: the wait notes a take of the permit in Wasm, marks its
+ * task's slot as one that may take it when its own wait ends, opens the
+ * permit and starts the operation. No scheduler: what the Wasm of a wait and
+ * of the take costs, apart from the scheduler's JavaScript and its state.
+ * Each task runs in its own slot (1 to `n`), as CURRENT when it starts.
+ * @param {WebAssembly.Module} rawModule @param {(i: number) => Promise<number>} op @param {number} n
+ * @returns {{ start: (slot: number, k: number) => Promise<unknown>, counts: { takes: number, afters: number } }}
+ */
+function bareSuspension(rawModule, op, n) {
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const registers = ['stack_pointer', 'stack_base', 'stack_limit'].map((role, i) => ({
+    name: `bench.r${i}`, module: 'bench', type: 'i32', role: /** @type {any} */ (role), global: register(0),
+  }));
+  const file = createRegisterFile({ registers, memory, base: WORDS_END });
+  const { layout } = file;
+  const waitWord = (layout.base + layout.waitWord) >> 2;
+  const stride = layout.stride >> 2;
+  const counts = { takes: 0, afters: 0 };
+  /** @type {Int32Array} */
+  let words = new Int32Array(memory.buffer);
+  const gates = createGates([{ key: 'bench.op', params: ['i32'], results: ['i32'] }], {
+    begin: () => (/** @type {number} */ i) => {
+      if (words[TAKEN >> 2] !== 0) {
+        counts.takes++;
+        words[TAKEN >> 2] = 0;
+        words[LOSER >> 2] = 0;
+      }
+      words[waitWord + words[CURRENT >> 2] * stride] = 1;
+      words[OPEN >> 2] = 1;
+      return op(i);
+    },
+    // A task that woke before the permit was opened to it (the first of a round).
+    after: (_slot, value) => { counts.afters++; return value; },
+    fail: (_slot, error) => { throw error; },
+    park: () => { throw new Error('the bare suspension modules never park'); },
+    foreign: () => { throw new Error('a bare wait outside its slot'); },
+  }, memory);
+  gates.registers.set(INSTALL, file.install);
+  createWrappers(gates, file);
+  words = new Int32Array(memory.buffer);
+  if (n + 1 > (memory.buffer.byteLength - layout.base) / layout.stride) throw new Error(`no room for ${n} slots`);
+  const loop = WebAssembly.promising(/** @type {any} */ (new WebAssembly.Instance(rawModule, { bench: { op: gates.wrappers['bench.op'] } }).exports).op_loop);
+  return {
+    start: (slot, k) => {
+      gates.setCurrent(slot);
+      return loop(k);
+    },
+    counts,
+  };
+}
+
+/**
  * Runs the suite.
  * @param {BenchHost} host
  * @returns {Promise<{ env: string, results: Result[] }>}
@@ -342,6 +400,9 @@ export async function runSuite(host) {
     const afterLoop = WebAssembly.promising(x.after_loop);
     const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
     const inside = internals(rt);
+    // The runtime's suspension modules with no scheduler, where this engine runs them.
+    const bare = (await probeDirectWaits()).ok ? bareSuspension(rawModule, settler.op, n) : null;
+    let slot = 0;
     /** @param {(k: number) => Promise<unknown>} start */
     const round = (start) => settledRound(settler, n, () => start(k));
     let takesOff = -1;
@@ -351,6 +412,7 @@ export async function runSuite(host) {
       layer: () => round(layerLoop),
       wrapper: () => round(wrappedLoop),
       after: () => round(afterLoop),
+      ...(bare === null ? {} : { bare: () => round((j) => bare.start((slot++ % n) + 1, j)) }),
       noTakes: async () => {
         inside.allowTakes(false);
         const before = rt.stats().takes;
@@ -362,7 +424,7 @@ export async function runSuite(host) {
         }
       },
     }, n * k, rounds);
-    ran(afterCalls > 0 && takesOff === 0 && rt.stats().returned > 0, 'the interleaved anatomy');
+    ran(afterCalls > 0 && takesOff === 0 && rt.stats().returned > 0 && (bare === null || bare.counts.takes > 0), 'the interleaved anatomy');
     await rt.close();
     const shape = '8 tasks, shuffled microtask batches';
     const row = (/** @type {string} */ name, /** @type {string} */ subject, /** @type {Spread} */ value, /** @type {string} */ note) => ({
@@ -373,6 +435,7 @@ export async function runSuite(host) {
       row('raw JSPI through a JavaScript layer', 'the operation called from a function that gives it a signal and checks its promise', s.layer, 'the JavaScript side of every wait, before the scheduler\'s part'),
       row('raw JSPI through a suspension wrapper with three registers', 'a stub tail-calling a Wasm wrapper that saves and installs three registers', s.wrapper, 'what every wait pays in Wasm'),
       row('raw JSPI with one more call into JavaScript', 'a JavaScript import called after each resumption', s.after, 'what a wait pays when the task that wakes takes the permit from JavaScript'),
+      ...(bare === null ? [] : [row('the runtime\'s suspension modules with no scheduler', 'the stubs, wrappers, shared words and a register file of three registers the runtime makes, the take of the permit in Wasm included, under a JavaScript side that only notes the take, opens the permit and starts the operation', s.bare, `what the Wasm of a wait and of the take costs, apart from the scheduler's JavaScript and its state: against the interleaved-waits row of 8 tasks; ${bare.counts.takes} takes, ${bare.counts.afters} calls of after`)]),
       row('the scheduler with the take of the permit in Wasm off', 'every task whose wait ends calls into JavaScript to take the permit from the task it is lent to', s.noTakes, 'against the interleaved-waits row of 8 tasks: what taking the permit in Wasm saves'),
     ];
   };
