@@ -77,6 +77,14 @@ function doneExecutor(resolve) {
  * belong to the scheduler and the bridge.
  */
 export class Task {
+  static {
+    // A task is not a thenable, and says so where promise resolution looks
+    // first: `done` resolves with the task, and resolving with an object
+    // looks up its `then`, which missed along the task's whole prototype
+    // chain every time (about 6% of a task's start and end).
+    Object.defineProperty(this.prototype, 'then', { value: undefined });
+  }
+
   /**
    * Only the scheduler makes tasks (dispatch() and the program's own dispatch).
    * @internal

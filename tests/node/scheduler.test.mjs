@@ -95,6 +95,21 @@ test('scheduler: starts_are_granted_one_at_a_time_in_dispatch_order', () => {
   assert.equal(sched.stats().returned, 3);
 });
 
+test('scheduler: done_resolves_with_the_task_itself_which_is_no_thenable', async () => {
+  const { sched, add } = setup();
+  const a = add('a');
+  const done = a.done;
+  sched.pump(true);
+  sched.finish(a, 'returned');
+  assert.equal(await done, a);
+  assert.equal(await a.done, a, 'a finished task too');
+  // Promise resolution looks up `then` on the task; the prototype answers
+  // (undefined), and nothing can make a task a thenable by assigning one.
+  assert.equal(a.then, undefined);
+  assert.throws(() => { /** @type {any} */ (a).then = () => {}; }, TypeError);
+  assert.equal(await Promise.resolve(a), a);
+});
+
 test('scheduler: resumptions_and_starts_take_the_permit_in_the_order_they_became_ready', () => {
   const { sched, engine, add } = setup();
   const a = add('a');
