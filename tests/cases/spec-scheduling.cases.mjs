@@ -3,7 +3,7 @@
 import { MemoryStorage, Runtime, SnailError, suspend, TaskFailedError } from '../../host/browser/index.mjs';
 import { Scheduler } from '../../host/browser/tasks.mjs';
 import { assert } from './assert.mjs';
-import { assertQuiet, closeQuiet, handlerValues, loadContracts, manualTurns, nextTurn, until } from './support.mjs';
+import { assertQuiet, closeQuiet, handlerValues, loadContracts, manualTurns, nextTurn, until, untilTimer } from './support.mjs';
 import { internals } from '../../host/browser/debug.mjs';
 
 /** The three states of a live task. */
@@ -112,7 +112,8 @@ export const cases = [
           rt.dispatch('bind_and_pause', 3),
           rt.dispatch('sleep_ms', 600_000),
         ];
-        await until(() => rt.stats().live === 1, 'every task but the long sleep to finish');
+        // The tasks sleep (bind_and_wait): a timer brings their end, not a number of turns.
+        await untilTimer(() => rt.stats().live === 1, 'every task but the long sleep to finish');
         await rt.close();
         assert.deepEqual(tasks.slice(0, 26).map((t) => t.state), Array(26).fill('returned'));
         assert.equal(tasks[26].state, 'cancelled');
