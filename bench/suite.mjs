@@ -217,8 +217,8 @@ function bareSuspension(rawModule, op, n) {
   const waitWord = (layout.base + layout.waitWord) >> 2;
   const stride = layout.stride >> 2;
   const counts = { takes: 0, afters: 0 };
-  /** @type {Int32Array} */
-  let words = new Int32Array(memory.buffer);
+  /** @type {Int32Array} the words, viewed once the modules are made (and the memory grew for them) */
+  let words;
   const gates = createGates([{ key: 'bench.op', params: ['i32'], results: ['i32'] }], {
     begin: () => (/** @type {number} */ i) => {
       if (words[TAKEN >> 2] !== 0) {

@@ -83,7 +83,6 @@ export class Lending {
    * checks only under it (it is the wait path of many tasks whose waits
    * settle in turn).
    * @param {WaitSpec} spec
-   * @returns {Task} the taker, which now holds the lease and waits lent
    */
   takeAndLend(spec) {
     this.again = null;
@@ -113,7 +112,6 @@ export class Lending {
     const stride = words.waitStride;
     i32[words.waitWord + loser._slot * stride] = /** @type {WaitSpec} */ (lx.wait).lendable && !loser._cancelNow ? 1 : 0;
     i32[words.waitWord + taker._slot * stride] = 0;
-    return taker;
   }
 
   /** The engine's engineProblem: a take in Wasm the wait path has not seen. */

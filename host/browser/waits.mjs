@@ -153,38 +153,26 @@ export class Waits {
       // without building an argument list; anything else goes the general
       // way.
       return function lentWait(/** @type {unknown} */ a, /** @type {unknown} */ b, /** @type {unknown} */ c, /** @type {unknown} */ d) {
-        if (lending.again === spec && sched.turn.steps < sched.leaseEnd) {
-          // The same wait again under the lease, with nothing changed since
-          // the last one (Lending.again): count the step and start it.
-          sched.turn.steps++;
-          const task = /** @type {Task} */ (sched.lease);
-          if (check) lending.assertAgain(task, spec);
-          const operation = operate(/** @type {AbortSignal} */ (/** @type {Execution} */ (task._x).signal), task, a, b, c, d);
-          if (lending.again === spec) {
-            /** @type {Execution} */ (task._x).op = /** @type {PromiseLike<unknown>} */ (operation);
-            return operation;
-          }
-          return waits.lentTail(task, spec, operation);
+        // The same wait again under the lease, with nothing changed since the
+        // last one (Lending.again): the lease's step, and the operation.
+        const same = lending.again === spec ? sched.leaseStep() : null;
+        if (same !== null) {
+          if (check) lending.assertAgain(same, spec);
+          const x = /** @type {Execution} */ (same._x);
+          const operation = operate(/** @type {AbortSignal} */ (x.signal), same, a, b, c, d);
+          if (lending.again !== spec) return waits.lentTail(same, spec, operation);
+          x.op = /** @type {PromiseLike<unknown>} */ (operation);
+          return operation;
         }
         const words = waits.words;
         const taken = words.taken;
         if (taken !== 0) {
-          if (taken === words.current) {
-            // The caller took the permit in Wasm (the common way of tasks
-            // whose waits settle in turn): one step ends its last wait and
-            // begins this one lent, under the lease, which passed to it
-            // with the permit; what the lease path below would check,
-            // takeAndLend() made so. Its last wait's operation had its
-            // signal, unless that import cancels its own way.
-            const taker = lending.takeAndLend(spec);
-            if (sched.turn.steps < sched.leaseEnd) {
-              sched.turn.steps++;
-              if (check) lending.assertLease(taker, spec);
-              const tx = /** @type {Execution} */ (taker._x);
-              const operation = operate(/** @type {AbortSignal} */ (tx.signal ?? waits.signalOf(taker)), taker, a, b, c, d);
-              return waits.lentTail(taker, spec, operation);
-            }
-          } else lending.syncTake();
+          // The caller took the permit in Wasm (the common way of tasks
+          // whose waits settle in turn): one step ends its last wait and
+          // begins this one lent, under the lease, which passed to it with
+          // the permit.
+          if (taken === words.current) lending.takeAndLend(spec);
+          else lending.syncTake();
         }
         let task = sched.leaseStep();
         let signal;
@@ -198,7 +186,7 @@ export class Waits {
           const x = /** @type {Execution} */ (task._x);
           if (sched.lent !== task) lending.relend(task, spec);
           else if (x.wait !== spec) x.wait = spec;
-          else if (waits.check) lending.assertLease(task, spec);
+          else if (check) lending.assertLease(task, spec);
           signal = x.signal ?? waits.signalOf(task);
         } else {
           task = sched.holder;
