@@ -70,8 +70,14 @@ test('debug builds: trace events and rt.tasks() name a live child by its functio
   /** @type {string[]} */
   const names = [];
   const rt = await Runtime.load(program('debug_names'), { trace: (e) => { if (e.type === 'dispatch') names.push(e.entry); } });
-  const root = rt.dispatch('nap', 5);
-  while (rt.tasks().length < 2) await new Promise((resolve) => setImmediate(resolve));
+  // The child sleeps long enough to be seen live on a busy machine; a
+  // deadline, not a number of turns, bounds the look for it.
+  const root = rt.dispatch('nap', 200);
+  const giveUp = performance.now() + 10_000;
+  while (rt.tasks().length < 2) {
+    if (performance.now() > giveUp || root.finished) assert.fail(`the child napper was never seen live: ${rt.tasks().map((t) => t.entry).join(', ') || 'no task'} live`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   assert.deepEqual(rt.tasks().map((t) => t.entry), ['nap', 'napper']);
   await rt.drain();
   assert.equal(root.value, Status.ok);
