@@ -40,8 +40,10 @@ export function assertSchedulerInvariants(s) {
   if (s.live.size === 0 && s.intervals.drainWaiter !== null) fail('a drain() waiter pending with an empty live set');
   if (s.turn.paused && !s.turn.asked) fail('paused without a pending turn-end macrotask');
   if (s.turn.asked && !s.turn.active) fail('a turn-end macrotask is pending, but no turn is counted');
-  if (s.lent !== null && s.engine.lendParked(s.lent) && s.lent !== s.holder) {
-    fail(`${s.lent} waits with a lent permit it does not hold`);
+  // The lent task and the task with the lease are the holder by construction
+  // (`lent` and `lease` are flags on it): neither stands without a holder.
+  if ((s.holderLent || s.holderLeased) && s.holder === null) {
+    fail(`no task holds the permit, but it is ${s.holderLent ? 'lent' : 'leased'}`);
   }
   const lease = s.lease;
   if (lease !== null) {

@@ -43,16 +43,17 @@ export class Scheduler {
     /** The task holding the execution permit, or null. */
     this.holder = /** @type {Task | null} */ (null);
     /**
-     * The holder, when it waits with its permit lent: nothing else wanted the
-     * permit when it began to wait, so it keeps it, and its wrapper takes it
-     * back in Wasm when the wait ends, without calling into JavaScript. The
-     * scheduler reclaims a lent permit as soon as anything else wants it.
-     * Invariant: while the lent task still waits, it is the holder.
-     * @type {Task | null}
+     * Whether the holder waits with its permit lent (`lent`): nothing else
+     * wanted the permit when it began to wait, so it keeps it, and its
+     * wrapper takes it back in Wasm when the wait ends, without calling into
+     * JavaScript. The scheduler reclaims a lent permit as soon as anything
+     * else wants it. The lent task is always the holder, so the holder is the
+     * one reference kept: a take in Wasm that passes the permit on stores one
+     * task into the scheduler, not three (each such store is a write barrier).
      */
-    this.lent = null;
+    this.holderLent = false;
     /**
-     * A standing lend: the lent task, its permit lent as it began a wait
+     * Whether the holder has the lease (`lease`): a standing lend: the lent task, its permit lent as it began a wait
      * while nothing else wanted the permit, may begin further waits lent
      * without the checks of mayLend(), one step each (leaseStep()), up to
      * turn step `leaseEnd`. Which waits those are is the engine's business
@@ -64,9 +65,8 @@ export class Scheduler {
      * (a wait of another kind, a rejected lent wait) or forbids waits (a
      * disposer). The waits taken under it count as steps and lends when it
      * ends (stats() adds those of a lease in force).
-     * @type {Task | null}
      */
-    this.lease = null;
+    this.holderLeased = false;
     this.leaseEnd = 0;
     this.leaseFrom = 0; // the turn's steps when granted
     this.resumptions = new TaskQueue();
@@ -86,6 +86,16 @@ export class Scheduler {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0, releases: 0,
     };
+  }
+
+  /** The holder, when it waits with its permit lent (holderLent); else null. */
+  get lent() {
+    return this.holderLent ? this.holder : null;
+  }
+
+  /** The holder, when it has the lease (holderLeased); else null. */
+  get lease() {
+    return this.holderLeased ? this.holder : null;
   }
 
   /**
@@ -165,7 +175,7 @@ export class Scheduler {
    */
   suspend(task) {
     if (task !== this.holder) throw new InternalError(`suspend() of ${task}, which does not hold the permit`);
-    if (this.lent === task) this.lent = null;
+    this.holderLent = false;
     this.transition(task, S.suspended);
     this.holder = null;
     if (this.releaseWaiters.length) this.permitReleased();
@@ -231,7 +241,7 @@ export class Scheduler {
     // The operation of the wait that lent it may have changed what mayLend() checks.
     if (task._cancelNow || this.ready !== 0 || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
     if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
-    this.lease = task;
+    this.holderLeased = true;
     this.leaseFrom = this.turn.steps;
     this.leaseEnd = this.turn.nextCheck();
     return true;
@@ -243,19 +253,18 @@ export class Scheduler {
    * @returns {Task | null}
    */
   leaseStep() {
-    const task = this.lease;
-    if (task === null || this.turn.steps >= this.leaseEnd) return null;
+    if (!this.holderLeased || this.turn.steps >= this.leaseEnd) return null;
     this.turn.steps++;
-    return task;
+    return this.holder;
   }
 
   /** Ends the lease, if there is one, counting the steps and lends taken under it. */
   revokeLease() {
-    if (this.lease === null) return;
+    if (!this.holderLeased) return;
     const n = this.turn.steps - this.leaseFrom;
     this.totals.steps += n;
     this.totals.lends += n;
-    this.lease = null;
+    this.holderLeased = false;
     this.engine.leaseEnded();
   }
 
@@ -277,9 +286,8 @@ export class Scheduler {
     }
     loser._s = S.suspended;
     taker._s = S.executing;
-    this.lent = null;
     this.holder = taker;
-    this.lease = taker;
+    this.holderLent = false;
     // A step, but no lend: the lease counts its steps as lends.
     this.turn.steps++;
     this.leaseFrom++;
@@ -299,11 +307,11 @@ export class Scheduler {
       this.relend(taker);
       return;
     }
+    // The loser was lent the permit with the lease, and the taker is now:
+    // the holder is all that changes.
     loser._s = S.suspended;
     taker._s = S.executing;
-    this.lent = taker;
     this.holder = taker;
-    this.lease = taker;
     this.turn.steps++;
     this.leaseFrom++;
     this.totals.steps++;
@@ -316,7 +324,7 @@ export class Scheduler {
    */
   relend(task) {
     if (task !== this.lease || task !== this.holder || this.lent !== null) throw new InternalError(`relend() of ${task}, which did not take the lease`);
-    this.lent = task;
+    this.holderLent = true;
   }
 
   /**
@@ -325,7 +333,7 @@ export class Scheduler {
    */
   lend(task) {
     if (task !== this.holder) throw new InternalError(`lend() of ${task}, which does not hold the permit`);
-    this.lent = task;
+    this.holderLent = true;
     this.totals.lends++;
   }
 
@@ -336,7 +344,7 @@ export class Scheduler {
    */
   endLend(task) {
     this.revokeLease();
-    if (this.lent === task) this.lent = null;
+    if (this.lent === task) this.holderLent = false;
   }
 
   /**
@@ -348,7 +356,7 @@ export class Scheduler {
     this.revokeLease();
     const task = this.lent;
     if (task === null) return;
-    this.lent = null;
+    this.holderLent = false;
     if (!this.engine.lendParked(task)) return;
     this.totals.reclaims++;
     this.engine.reclaimed(task);
@@ -387,7 +395,9 @@ export class Scheduler {
    */
   finish(task, how) {
     if (task !== this.holder) throw new InternalError(`finish() of ${task}, which does not hold the permit`);
-    if (this.lent === task) this.lent = null;
+    // The lease is the holder's: it ends before the holder does.
+    this.revokeLease();
+    this.holderLent = false;
     this.holder = null;
     this.entered--;
     if (this.releaseWaiters.length) this.permitReleased();
