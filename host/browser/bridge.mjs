@@ -2,7 +2,8 @@
 // connects a program's tasks to it. It wires collaborators that each do one
 // job, with callbacks, as the scheduler receives its engine:
 //
-//   waits.mjs         the wait path: a task's suspending call until its Wasm goes on
+//   wait-functions.mjs  the wait path's entry: the functions suspending imports call
+//   waits.mjs         the rest of the wait path: until the task's Wasm goes on
 //   lending.mjs       the lent permit and its take in Wasm (the wait path's)
 //   carrier-pool.mjs  carriers (the promising stacks tasks run on) and stack segments
 //   disposal.mjs      disposers of undelivered results, drop functions, tracked cleanup

@@ -14,7 +14,7 @@ import { WaitImport } from './imports.mjs';
 import { Outcome } from './execution.mjs';
 import { createCarriers } from './wasm/carriers.mjs';
 import { createRegisterFile } from './wasm/registers.mjs';
-import { outsideTask } from './waits.mjs';
+import { outsideTask, waitFunction } from './wait-functions.mjs';
 import { InternalError } from './errors.mjs';
 
 /**
@@ -122,7 +122,7 @@ export class ProgramLink {
         } else if (this.directWaits && imp && type && wrappable(type.results)) {
           wrapped.push({ key: typeKey, params: type.params, results: type.results, module, field, spec });
         } else {
-          fields[field] = new WebAssembly.Suspending(this.waits.waitFunction(spec, false));
+          fields[field] = new WebAssembly.Suspending(waitFunction(this.waits, spec, false));
         }
       }
     }
@@ -133,7 +133,7 @@ export class ProgramLink {
     const gates = createGates(wrapped, {
       begin: (key) => {
         const w = /** @type {{ params: string[], spec: WaitSpec }} */ (byKey.get(key));
-        return waits.waitFunction(w.spec, true, w.params.length);
+        return waitFunction(waits, w.spec, true, w.params.length);
       },
       after: (slot, value, zero) => waits.land(slot, Outcome.fulfilled, value, zero),
       fail: (slot, error, zero) => waits.land(slot, Outcome.rejected, error, zero),
