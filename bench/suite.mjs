@@ -313,10 +313,22 @@ export async function runSuite(host) {
     const round = (start) => settledRound(settler, n, start, (v) => { if (v !== k) wrong++; });
     const task = () => round(() => rt.dispatch('op_loop', k).result);
     let yieldsLifted = 0;
+    // The waits of the budgeted rounds that parked on a gate: where the
+    // turn budget's time goes (a wait that wakes in a paused turn parks).
+    let parks = 0;
+    let budgetedRounds = 0;
     const before = rt.stats();
     const s = await interleaved({
       raw: () => round(() => rawLoop(k)),
-      task,
+      task: async () => {
+        const p = rt.stats().parks;
+        try {
+          return await task();
+        } finally {
+          parks += rt.stats().parks - p;
+          budgetedRounds++;
+        }
+      },
       // The same runtime with its turn budget lifted for the round: what
       // the event-loop turns it yields for fairness add.
       unbounded: () => withBudgetLifted(inside, async () => {
@@ -337,7 +349,12 @@ export async function runSuite(host) {
     ran(st.returned >= n && settler.settled > 0 && wrong === 0, `interleaved waits of ${n} tasks`);
     await rt.close();
     const what = `${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`;
-    const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields };
+    const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields, parks, releases: st.releases - before.releases };
+    const parksPerWait = budgetedRounds > 0 ? parks / (budgetedRounds * n * k) : 0;
+    const budgetCost = s.task.median - s.unbounded.median;
+    // What a park costs is read only where parks are frequent enough (one
+    // wait in a hundred) that the budget's cost is theirs, not the noise's.
+    const perPark = parksPerWait >= 0.01 && budgetCost > 0 ? `; the budget adds ${budgetCost.toFixed(0)} ns a wait at ${parksPerWait.toFixed(3)} parks a wait (a wait that wakes in a paused turn parks on a gate): about ${(budgetCost / parksPerWait).toFixed(0)} ns a park` : `; ${parksPerWait.toFixed(3)} parks a wait with the budget`;
     return [
       {
         name: `interleaved waits: ${what}`,
@@ -352,7 +369,7 @@ export async function runSuite(host) {
         unit: 'suspension',
         subject: 'the row above with maxSteps and maxTimeMs lifted for the round, on the same runtime',
         value: s.unbounded, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw,
-        note: 'what the waits cost without the event-loop turns the scheduler yields for fairness, which raw JSPI never does',
+        note: `what the waits cost without the event-loop turns the scheduler yields for fairness, which raw JSPI never does${perPark}`,
         counters: { yieldsWithBudgetLifted: yieldsLifted },
       },
     ];

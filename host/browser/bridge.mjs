@@ -635,6 +635,7 @@ export class Bridge {
       ...this.counters,
       disposed: this.disposal.disposed,
       disposerFailures: this.disposal.failures,
+      parks: this.waits.parks,
       carriers: pool.running,
       idleCarriers: pool.idle.length,
       peakCarriers: pool.peak,

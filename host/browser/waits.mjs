@@ -70,6 +70,12 @@ export class Waits {
     });
     /** Whether ready resumptions may be released to wake again (a benchmark's anatomy turns it off). */
     this.releasesAllowed = true;
+    /**
+     * Parks: wrappers that woke at the end of their task's wait and parked
+     * on a gate (the permit was busy, the turn's budget used up, or a
+     * failure was looked into), where a take or a claim would have gone on.
+     */
+    this.parks = 0;
     /** @type {TakenWait} reused by takeWait() */
     this.taken = { spec: /** @type {any} */ (null), args: null, outcome: Outcome.pending, result: undefined };
   }
@@ -252,6 +258,7 @@ export class Waits {
       this.guard(() => { throw error; });
     }
     if (x.mode === W.delivered) return this.takeDelivery(task, x);
+    this.parks++;
     this.words.askPark();
     return zero;
   }
@@ -341,6 +348,7 @@ export class Waits {
       (fulfilled) => ready(unconvertible(spec, fulfilled, error)),
       (reason) => ready(reason === error ? error : unconvertible(spec, reason, error)),
     );
+    this.parks++;
     this.words.askPark();
     return zero;
   }

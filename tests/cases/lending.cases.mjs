@@ -629,6 +629,25 @@ export const cases = [
     },
   },
   {
+    name: 'lending: a_task_alone_keeps_the_permit_lent_across_its_waits_and_never_parks',
+    async run(ctx) {
+      // Nothing else wants the permit: each wait keeps it lent, and the
+      // wrapper goes on in Wasm as the operation fulfils, with no gate.
+      const { rt, violations } = await loadContracts(ctx, {
+        ...BUDGET,
+        pause: suspend((_signal, n) => Promise.resolve(n)),
+      });
+      const t = rt.dispatch('pause_loop', 50);
+      await rt.drain();
+      assert.equal(t.value, 50);
+      assert.deepEqual(violations, []);
+      const s = rt.stats();
+      assert.ok(s.lends >= 50, `${s.lends} of 50 waits kept the permit lent`);
+      assert.deepEqual([s.parks, s.releases, s.reclaims], [0, 0, 0], 'no wait parked');
+      await closeQuiet(rt);
+    },
+  },
+  {
     name: 'lending: resumptions_ready_behind_the_permit_are_released_to_take_it_in_wasm_and_keep_their_bindings_and_frames',
     async run(ctx) {
       // Every wait is answered at once (an already resolved promise). The
@@ -650,6 +669,9 @@ export const cases = [
       const waits = tasks.reduce((n, t) => n + /** @type {number} */ (t.value), 0);
       assert.ok(s.yields >= 3, `${s.yields} turns ended on the budget`);
       assert.ok(s.releases >= 20, `${s.releases} ready resumptions were released`);
+      // Each released resumption parked first; a task of the first turn that
+      // woke after the budget was used up parked too.
+      assert.ok(s.parks >= s.releases, `${s.parks} waits parked, ${s.releases} were released`);
       assert.ok(s.takes > waits / 2, `${s.takes} of ${waits} waits ended with the permit taken in Wasm (releases ${s.releases}, lends ${s.lends})`);
       await closeQuiet(rt);
     },
