@@ -312,33 +312,31 @@ export async function runSuite(host) {
     /** @param {() => Promise<unknown>} start */
     const round = (start) => settledRound(settler, n, start, (v) => { if (v !== k) wrong++; });
     const task = () => round(() => rt.dispatch('op_loop', k).result);
+    /**
+     * A round of the runtime's tasks that adds what it changed of one of the
+     * runtime's counters to `add`.
+     * @param {'parks' | 'yields'} counter @param {(delta: number) => void} add
+     */
+    const counted = (counter, add) => async () => {
+      const from = rt.stats()[counter];
+      try {
+        return await task();
+      } finally {
+        add(rt.stats()[counter] - from);
+      }
+    };
     let yieldsLifted = 0;
     // The waits of the budgeted rounds that parked on a gate: where the
     // turn budget's time goes (a wait that wakes in a paused turn parks).
-    let parks = 0;
+    let budgetedParks = 0;
     let budgetedRounds = 0;
     const before = rt.stats();
     const s = await interleaved({
       raw: () => round(() => rawLoop(k)),
-      task: async () => {
-        const p = rt.stats().parks;
-        try {
-          return await task();
-        } finally {
-          parks += rt.stats().parks - p;
-          budgetedRounds++;
-        }
-      },
+      task: counted('parks', (d) => { budgetedParks += d; budgetedRounds++; }),
       // The same runtime with its turn budget lifted for the round: what
       // the event-loop turns it yields for fairness add.
-      unbounded: () => withBudgetLifted(inside, async () => {
-        const y = rt.stats().yields;
-        try {
-          return await task();
-        } finally {
-          yieldsLifted += rt.stats().yields - y;
-        }
-      }),
+      unbounded: () => withBudgetLifted(inside, counted('yields', (d) => { yieldsLifted += d; })),
       js: () => round(async () => {
         let sum = 0;
         for (let i = 0; i < k; i++) sum += await settler.op();
@@ -349,8 +347,8 @@ export async function runSuite(host) {
     ran(st.returned >= n && settler.settled > 0 && wrong === 0, `interleaved waits of ${n} tasks`);
     await rt.close();
     const what = `${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`;
-    const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields, parks, releases: st.releases - before.releases };
-    const parksPerWait = budgetedRounds > 0 ? parks / (budgetedRounds * n * k) : 0;
+    const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields, parks: st.parks - before.parks, releases: st.releases - before.releases };
+    const parksPerWait = budgetedRounds > 0 ? budgetedParks / (budgetedRounds * n * k) : 0;
     const budgetCost = s.task.median - s.unbounded.median;
     // What a park costs is read only where parks are frequent enough (one
     // wait in a hundred) that the budget's cost is theirs, not the noise's.

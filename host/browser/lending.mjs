@@ -2,9 +2,9 @@
 // because nothing else wanted it (lent: its wrapper takes it back in Wasm),
 // and a task whose wait ends while another is lent the permit, which takes
 // the permit in its wrapper, in Wasm, when the permit is open (the take,
-// wasm/gates.mjs). The wait path (waits.mjs) begins lent waits and notices
-// takes through it; the scheduler's engine callbacks lendParked, reclaimed,
-// engineProblem and leaseEnded land here.
+// wasm/gates.mjs). The wait path begins lent waits (wait-functions.mjs)
+// and notices takes through it; the scheduler's engine callbacks
+// lendParked, reclaimed, engineProblem and leaseEnded land here.
 import { InternalError } from './errors.mjs';
 import { assertWaitBegins, checkWaitMove, Execution, W, WAIT_MODE_NAMES } from './execution.mjs';
 import { S } from './task.mjs';

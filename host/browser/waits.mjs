@@ -258,8 +258,7 @@ export class Waits {
       this.guard(() => { throw error; });
     }
     if (x.mode === W.delivered) return this.takeDelivery(task, x);
-    this.parks++;
-    this.words.askPark();
+    this.askPark();
     return zero;
   }
 
@@ -348,9 +347,14 @@ export class Waits {
       (fulfilled) => ready(unconvertible(spec, fulfilled, error)),
       (reason) => ready(reason === error ? error : unconvertible(spec, reason, error)),
     );
+    this.askPark();
+    return zero;
+  }
+
+  /** Tells the wrapper whose `after` or `fail` runs to park its task on a gate, and counts the park. */
+  askPark() {
     this.parks++;
     this.words.askPark();
-    return zero;
   }
 
   /**
