@@ -114,10 +114,16 @@ export class Lending {
     i32[words.waitWord + taker._slot * stride] = 0;
   }
 
-  /** The engine's engineProblem: a take in Wasm the wait path has not seen. */
+  /**
+   * The engine's engineProblem: a take in Wasm the wait path has not seen,
+   * read from the memory itself (`taken` says 0 unless the permit was
+   * opened: a take it does not expect is a problem too).
+   */
   unseenTake() {
-    const slot = this.words.taken;
-    return slot === 0 ? null : `${this.slotTasks[slot] ?? `slot ${slot}`} took the permit in Wasm, and the wait path has not taken note`;
+    const slot = this.words.takenInMemory;
+    if (slot === 0) return null;
+    const who = `${this.slotTasks[slot] ?? `slot ${slot}`} took the permit in Wasm`;
+    return this.words.opened ? `${who}, and the wait path has not taken note` : `${who}, which the JavaScript side had not opened`;
   }
 
   /** The engine's leaseEnded: the permit is open no longer. */

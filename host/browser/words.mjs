@@ -14,6 +14,13 @@ export class SharedWords {
     /** Where slot 0's wait word is, in 32-bit words, and how far apart the slots' are (the register file's layout). */
     this.waitWord = 0;
     this.waitStride = 0;
+    /**
+     * Whether a take in Wasm may have happened since the JavaScript side last
+     * looked: only JavaScript opens the permit, so while it has not opened it
+     * since it last saw it closed, TAKEN is 0 without reading the memory
+     * (each entry into the runtime asks, and a start makes three of them).
+     */
+    this.opened = false;
   }
 
   /** Views the words in `memory` (after the suspension module is made, and after the memory grew). @param {WebAssembly.Memory} memory */
@@ -72,16 +79,25 @@ export class SharedWords {
 
   /** The permit is open: one task whose wait ends may take it in Wasm. */
   open() {
-    if (this.i32 !== null) this.i32[OPEN >> 2] = 1;
+    if (this.i32 === null) return;
+    this.i32[OPEN >> 2] = 1;
+    this.opened = true;
   }
 
-  /** The permit is open no longer. */
+  /** The permit is open no longer (a take it allowed already stays to be seen). */
   close() {
-    if (this.i32 !== null) this.i32[OPEN >> 2] = 0;
+    if (this.i32 === null) return;
+    this.i32[OPEN >> 2] = 0;
+    if (this.i32[TAKEN >> 2] === 0) this.opened = false;
   }
 
   /** The slot of the task that took the permit in Wasm since the JavaScript side last looked, or 0. */
   get taken() {
+    return this.opened ? /** @type {Int32Array} */ (this.i32)[TAKEN >> 2] : 0;
+  }
+
+  /** TAKEN as the memory has it, for the invariant check. */
+  get takenInMemory() {
     return this.i32 === null ? 0 : this.i32[TAKEN >> 2];
   }
 
@@ -95,6 +111,8 @@ export class SharedWords {
     const i32 = /** @type {Int32Array} */ (this.i32);
     i32[TAKEN >> 2] = 0;
     i32[LOSER >> 2] = 0;
+    // The take closed the permit.
+    this.opened = false;
   }
 
   /**
