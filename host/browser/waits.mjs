@@ -87,7 +87,9 @@ export class Waits {
    * runtime calls this first (the wait path's, the carriers', the imports of
    * module "snail", the Runtime's and Task's methods): until then the
    * scheduler still sees the loser holding the permit and the taker waiting.
-   * Under checkInvariants a take left unseen breaks the invariants.
+   * Under checkInvariants a take left unseen breaks the invariants. While the
+   * JavaScript side has not opened the permit since it last saw it closed,
+   * no take can have happened, and this reads no memory (words.mjs).
    */
   sync() {
     if (this.words.taken !== 0) this.lending.syncTake();
