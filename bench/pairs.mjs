@@ -74,6 +74,7 @@ const ROWS = {
   'interleaved-64': interleavedRow(64, 'microtask'),
   'interleaved-512': interleavedRow(512, 'microtask', 51200),
   'interleaved-macrotask': interleavedRow(8, 'macrotask'),
+  'one-task': interleavedRow(1, 'microtask'),
   'one-task-macrotask': interleavedRow(1, 'macrotask'),
 };
 
