@@ -91,7 +91,7 @@ export function waitFunction(waits, spec, direct, arity = -1) {
     const delivery = resolvedStatus(leased);
     return function leasedWait() {
       lending.again = null;
-      if (waits.words.taken !== 0) waits.sync();
+      waits.sync();
       const task = sched.leaseStep();
       if (task === null) return waitWith(NO_ARGS);
       const x = /** @type {Execution} */ (task._x);

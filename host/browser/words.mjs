@@ -38,11 +38,6 @@ export class SharedWords {
     this.waitStride = layout.stride >> 2;
   }
 
-  /** Whether there is a suspension module, whose wrappers read these words. */
-  get present() {
-    return this.i32 !== null;
-  }
-
   /** The slot of the task whose Wasm runs with the permit; 0 while no task holds it. */
   get current() {
     return this.i32 === null ? 0 : this.i32[CURRENT >> 2];
