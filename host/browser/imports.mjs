@@ -6,7 +6,7 @@
 import { adapter } from './adapters.mjs';
 import { argList } from './execution.mjs';
 import { InternalError, SnailError } from './errors.mjs';
-import { isThenable } from './promises.mjs';
+import { isThenable, seesNoArguments } from './promises.mjs';
 import { Status } from './status.mjs';
 import { S } from './tasks.mjs';
 
@@ -115,6 +115,10 @@ export const identity = (v) => v;
  *   return at once, keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: import('./tasks.mjs').Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
+ * @property {boolean} seesSignal  the operation may read the signal it is given: false for one
+ *   that cannot see its arguments (a suspend() operation written `() => ...`), for which the
+ *   wait makes no AbortController (it gets undefined); a task's signal is made at its first
+ *   wait that may read it
  * @property {boolean} ownCancel  the operation takes no signal (it gets null): it completes
  *   at once (the built-in yield), or it sets `task._exec.cancelWait`, which cancel() calls
  *   instead (the built-in sleep: aborting a signal costs an event dispatch)
@@ -182,6 +186,7 @@ export function suspending(partial) {
     operation: partial.operation,
     operationOf: partial.operationOf ?? null,
     ownCancel: partial.ownCancel ?? false,
+    seesSignal: partial.seesSignal ?? true,
     accept,
     cancelled: partial.cancelled ?? Status.cancelled,
     failed: partial.failed ?? (() => Status.failed),
@@ -362,6 +367,9 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       return p;
     };
     const contextual = options.context === true;
+    // An operation that cannot see its arguments is given no signal: an
+    // AbortController costs a call into the embedder in browsers.
+    const seesSignal = contextual || !seesNoArguments(operation);
     /**
      * The operation of `n` arguments started, or its exception as a rejected
      * promise (see WaitSpec.operationOf).
@@ -386,6 +394,7 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
       name: label,
       describe: () => label,
       keepsArgs: false,
+      seesSignal,
       operation: contextual
         ? (signal, task, args) => withContext(signal, task, args)
         : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),

@@ -187,15 +187,16 @@ export class Lending {
    * Under checkInvariants, at every wait taken as the last one again
    * (Lending.again): what assertLease() checks, and that what made it the
    * same wait still holds: the task holds the lease and is lent the permit,
-   * its signal is made, no other task waits, and no take is left unseen.
+   * its signal is made if the operation reads it, no other task waits, and no take is left unseen.
    * @param {Task} task @param {WaitSpec} spec
    */
   assertAgain(task, spec) {
     this.assertLease(task, spec);
     this.guard(() => {
       const sched = this.sched;
-      if (sched.lent !== task || sched.lease !== task || task._exec.signal === null || this.words.taken !== 0 || sched.byState[S.suspended] !== 0) {
-        throw new InternalError(`invariant broken: ${task} waits in ${spec.name} as its last wait again, but it is ${sched.lent === task ? '' : 'not '}lent the permit, ${sched.lease === task ? 'holds' : 'does not hold'} the lease, ${task._exec.signal === null ? 'has no signal' : 'has its signal'}, ${sched.byState[S.suspended]} other tasks wait and slot ${this.words.taken} took the permit unseen`);
+      const unsignalled = spec.seesSignal && task._exec.signal === null;
+      if (sched.lent !== task || sched.lease !== task || unsignalled || this.words.taken !== 0 || sched.byState[S.suspended] !== 0) {
+        throw new InternalError(`invariant broken: ${task} waits in ${spec.name} as its last wait again, but it is ${sched.lent === task ? '' : 'not '}lent the permit, ${sched.lease === task ? 'holds' : 'does not hold'} the lease, ${unsignalled ? 'has no signal' : 'has the signal its operation reads'}, ${sched.byState[S.suspended]} other tasks wait and slot ${this.words.taken} took the permit unseen`);
       }
     });
   }

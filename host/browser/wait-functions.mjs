@@ -32,6 +32,8 @@ export function waitFunction(waits, spec, direct, arity = -1) {
   const check = waits.check;
   if (direct && arity >= 0 && arity <= 4 && spec.operationOf !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
     const operate = spec.operationOf(arity);
+    // An operation that cannot read its signal gets none, and none is made.
+    const seesSignal = spec.seesSignal;
     // The common wait in one piece: a suspend() import of up to four
     // arguments, while nothing else wants the permit, takes it lent
     // without building an argument list; anything else goes the general
@@ -71,12 +73,12 @@ export function waitFunction(waits, spec, direct, arity = -1) {
         if (sched.lent !== task) lending.relend(task, spec);
         else if (x.wait !== spec) x.wait = spec;
         else if (check) lending.assertLease(task, spec);
-        signal = x.signal ?? waits.signalOf(task);
+        if (seesSignal) signal = x.signal ?? waits.signalOf(task);
       } else {
         task = sched.holder;
         if (task === null || disposal.running || waits.emit !== null || task._cancelNow || !sched.mayLend()) return waitWith(argList(arity, a, b, c, d));
         const x = lending.lendAcross(task, spec, null);
-        signal = x.signal ?? waits.signalOf(task);
+        if (seesSignal) signal = x.signal ?? waits.signalOf(task);
       }
       const operation = operate(/** @type {AbortSignal} */ (signal), task, a, b, c, d);
       if (sched.lent === task && sched.lease !== task) sched.grantLease(task);
@@ -180,7 +182,7 @@ export function waitFunction(waits, spec, direct, arity = -1) {
     }
     let operation;
     try {
-      operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : waits.signalOf(task), task, args);
+      operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : spec.seesSignal ? waits.signalOf(task) : /** @type {any} */ (undefined), task, args);
     } catch (error) {
       operation = Promise.reject(error);
     }
