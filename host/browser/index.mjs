@@ -49,7 +49,8 @@ export { DEFAULT_STACK_SIZE } from './options.mjs';
  * Declares a suspending import for the `imports` option of Runtime.load (the
  * suspension bridge for runtime authors). Each call from Wasm suspends the
  * calling task and runs `operation(signal, ...args)`; `signal` aborts when the
- * task's cancellation is requested. With `{ context: true }` the operation
+ * task's cancellation is requested (an arrow function of no parameters,
+ * which cannot see its arguments, is given none, and none is made). With `{ context: true }` the operation
  * receives a WaitContext instead of the signal: `context.signal`,
  * `context.task` (the task that waits), `context.memory` and
  * `context.bytes(pointer, length)` (the program's memory, as it is now). The operation returns one Promise that
