@@ -744,7 +744,9 @@ export async function runSuite(host) {
     let rawParked = true;
     const raw = new WebAssembly.Instance(rawModule, { bench: { op: new WebAssembly.Suspending(() => (rawParked ? hold() : P1)) } });
     const rawOnce = WebAssembly.promising(/** @type {any} */ (raw.exports).op_once);
+    const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const parkedRaw = Array.from({ length: background }, (_, i) => rawOnce(i));
+    let floorCalls = 0;
     rawParked = false;
     // Scheduler: the same, as tasks.
     let parked = true;
@@ -774,9 +776,27 @@ export async function runSuite(host) {
         }
         return now() - t0;
       },
+      // The least a task of such a batch can cost: it is still queued when
+      // dispatch() returns (a promising call made from a microtask, settling
+      // a promise that is awaited, as a task's `done`), and its wait, which
+      // ends while the batch's starts queued before it have yet to run,
+      // suspends once more (first in, first out): two waits a call.
+      floor: async (k) => {
+        const t0 = now();
+        for (let done = 0; done < k; done += batch) {
+          const calls = [];
+          for (let i = 0; i < batch; i++) {
+            calls.push(new Promise((settle) => { P1.then(() => rawLoop(2).then(settle)); }));
+          }
+          for (const v of await Promise.all(calls)) floorCalls += v === 2 ? 1 : 0;
+        }
+        return now() - t0;
+      },
     }, Math.max(batch * 8, host.quick ? 2048 : 8192), rounds);
     ran(rt.stats().returned >= batch, 'fan-out tasks');
     add({ name: `fan-out: batches of ${batch} starts beside ${background} suspended`, unit: 'task', subject: `${batch} tasks that each suspend once, started together`, value: s.task, scale: 'ns', baselineName: 'a promising call each', baseline: s.raw, goal: '>= 10x cheaper than a promising call each', counters: { tasks: rt.stats().returned, carrierReuses: rt.stats().carrierReuses } });
+    ran(floorCalls > 0, 'the fan-out floor');
+    add({ name: `fan-out anatomy: a promising call deferred to a microtask that waits twice, batches of ${batch}`, unit: 'task', subject: `${batch} promising calls made together, each from a microtask, settling a promise that is awaited, and suspending twice`, value: s.floor, scale: 'ns', baselineName: 'a promising call each', baseline: s.raw, note: 'the floor for a task of a fan-out batch: still queued (and cancellable) when dispatch() returns, and its wait, which ends behind the starts queued before it, suspends once more' });
     for (const r of holds) r(0);
     await Promise.all(parkedRaw);
     await Promise.all(parkedTasks.map((t) => t.done));
