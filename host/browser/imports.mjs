@@ -117,8 +117,8 @@ export const identity = (v) => v;
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
  * @property {boolean} seesSignal  the operation may read the signal it is given: false for one
  *   that cannot see its arguments (a suspend() operation written `() => ...`), for which the
- *   wait makes no AbortController (it gets undefined); a task's signal is made at its first
- *   wait that may read it
+ *   wait makes no AbortController (what it is passed in the signal's place it cannot see); a
+ *   task's signal is made at its first wait that may read it
  * @property {boolean} ownCancel  the operation takes no signal (it gets null): it completes
  *   at once (the built-in yield), or it sets `task._exec.cancelWait`, which cancel() calls
  *   instead (the built-in sleep: aborting a signal costs an event dispatch)
