@@ -66,7 +66,10 @@ if (what === 'raw') {
   const suspended = what === 'suspended';
   const rt = await Runtime.load(program('bench'), {
     stdout: () => {},
-    imports: { bench: { op: suspend(hold) } },
+    // An operation that may read its signal, as one on I/O does: each task
+    // that waits makes its AbortController (an arrow function of no
+    // parameters would make none).
+    imports: { bench: { op: suspend((/** @type {AbortSignal} */ _signal) => hold()) } },
     maxEntered: suspended ? n + 10 : 1,
     hardMaxEntered: suspended ? n + 10 : 1,
   });
