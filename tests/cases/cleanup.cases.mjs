@@ -375,6 +375,56 @@ export const cases = [
     },
   },
   {
+    name: 'signals: an_operation_that_cannot_see_its_arguments_is_given_no_signal_and_makes_no_abort_controller',
+    async run(ctx) {
+      // An arrow function of no parameters cannot read the signal it would be
+      // given, so none is made for it, in every engine (the runtime reads the
+      // function's source to know); an operation with a parameter gets its
+      // task's signal, one for all the task's waits.
+      const Original = globalThis.AbortController;
+      let made = 0;
+      globalThis.AbortController = class extends Original {
+        constructor() {
+          super();
+          made++;
+        }
+      };
+      try {
+        for (const reads of [false, true]) {
+          /** @type {(() => void)[]} */
+          const held = [];
+          /** @type {unknown[]} */
+          const seen = [];
+          let next = 2;
+          const pause = reads
+            ? suspend((signal, n) => {
+              seen.push(signal);
+              return new Promise((resolve) => { held.push(() => resolve(n)); });
+            })
+            : suspend(() => new Promise((resolve) => {
+              const v = next++;
+              held.push(() => resolve(v));
+            }));
+          made = 0;
+          const { rt } = await loadCleanup(ctx, { pause, maxTimeMs: 60_000 });
+          const t = rt.dispatch('pauses', 3);
+          for (let i = 0; i < 3; i++) {
+            await until(() => held.length === i + 1, `wait ${i + 1} (reads: ${reads})`);
+            held[i]();
+          }
+          await t.done;
+          assert.deepEqual([t.state, t.value], ['returned', 3], `reads: ${reads}`);
+          assert.equal(made, reads ? 1 : 0, `AbortControllers made (reads: ${reads})`);
+          if (reads) assert.ok(seen.length === 3 && seen.every((x) => x === seen[0] && x instanceof AbortSignal), 'one signal for the task\'s waits');
+          await rt.close();
+          assertQuiet(rt);
+        }
+      } finally {
+        globalThis.AbortController = Original;
+      }
+    },
+  },
+  {
     name: 'shields: suspend_refuses_a_shield_option_that_is_not_true_false_or_a_deadline',
     async run() {
       const op = async () => 0;
