@@ -122,7 +122,7 @@ export class Execution {
     this.abort = null;
     /** @type {AbortSignal | null} its signal */
     this.signal = null;
-    /** @type {(() => void) | null} cancels the current wait itself (an ownCancel wait: sleep) */
+    /** @type {(() => void) | null} cancels the current wait itself (a wait that sees no signal: sleep) */
     this.cancelWait = null;
     /** @type {((v: unknown) => any) | null} reactions to its operations, made once */
     this.onOk = null;

@@ -6,7 +6,7 @@
 import { adapter } from './adapters.mjs';
 import { argList } from './execution.mjs';
 import { InternalError, SnailError } from './errors.mjs';
-import { isThenable, seesNoArguments } from './promises.mjs';
+import { isThenable } from './promises.mjs';
 import { Status } from './status.mjs';
 import { S } from './tasks.mjs';
 
@@ -100,6 +100,18 @@ export class Rejection {
   }
 }
 
+/**
+ * Whether a function cannot see any argument it is called with: an arrow
+ * function of no parameters, whose source begins `() =>` or `async () =>`
+ * (an arrow function has no `arguments` of its own). Any other function may:
+ * one with a rest parameter, one that reads `arguments`, a bound or a
+ * built-in function, whose source the test does not show.
+ * @param {Function} fn
+ */
+export function seesNoArguments(fn) {
+  return fn.length === 0 && /^(?:async\s*)?\(\s*\)\s*=>/.test(Function.prototype.toString.call(fn));
+}
+
 /** The delivery of a result that needs no conversion. @param {unknown} v */
 export const identity = (v) => v;
 
@@ -115,13 +127,12 @@ export const identity = (v) => v;
  *   return at once, keeping the permit, or undefined to suspend
  * @property {(signal: AbortSignal, task: import('./tasks.mjs').Task, args: any[]) => unknown} operation  the
  *   adapter: a promise covering the operation and its cleanup, or a value ready now
- * @property {boolean} seesSignal  the operation may read the signal it is given: false for one
- *   that cannot see its arguments (a suspend() operation written `() => ...`), for which the
- *   wait makes no AbortController (what it is passed in the signal's place it cannot see); a
- *   task's signal is made at its first wait that may read it
- * @property {boolean} ownCancel  the operation takes no signal (it gets null): it completes
- *   at once (the built-in yield), or it sets `task._exec.cancelWait`, which cancel() calls
- *   instead (the built-in sleep: aborting a signal costs an event dispatch)
+ * @property {boolean} seesSignal  the operation is given the task's signal (made at the task's
+ *   first wait whose operation is). False for one that takes none: a suspend() operation that
+ *   cannot see its arguments (written `() => ...`), the built-in yield (it completes at once)
+ *   and the built-in sleep (it sets `task._exec.cancelWait`, which cancel() calls instead:
+ *   aborting a signal costs an event dispatch). No AbortController is made for such a wait,
+ *   and what the operation is passed in the signal's place is undefined
  * @property {(value: unknown, task: import('./tasks.mjs').Task, args: any[]) => unknown} accept  the delivery of
  *   a result; runs with the task holding the permit and its registers installed
  * @property {unknown} cancelled  the delivery when the task was cancelled (or REJECT)
@@ -185,7 +196,6 @@ export function suspending(partial) {
     now: partial.now ?? null,
     operation: partial.operation,
     operationOf: partial.operationOf ?? null,
-    ownCancel: partial.ownCancel ?? false,
     seesSignal: partial.seesSignal ?? true,
     accept,
     cancelled: partial.cancelled ?? Status.cancelled,
@@ -234,7 +244,8 @@ export function snailImports(hooks, extra = {}) {
       name: 'snail.sleep',
       describe: ([ms]) => `snail.sleep(${ms} ms)`,
       now: (_t, [ms]) => (typeof ms === 'number' && ms >= 0 ? undefined : Status.invalid),
-      ownCancel: true,
+      // It cancels itself (cancelWait): no signal to make for it.
+      seesSignal: false,
       operation: (_signal, task, [ms]) => sleepers.sleep(task._exec, ms),
     }),
     yield: suspending({
@@ -245,7 +256,7 @@ export function snailImports(hooks, extra = {}) {
       // No arguments to keep: a wait the lease answers leaves no list behind.
       keepsArgs: false,
       // Its operation completes at once: no signal to make for it.
-      ownCancel: true,
+      seesSignal: false,
       // Nothing else is ready and the turn has budget left: the permit comes
       // straight back, so the task keeps it (lent) across the resumption.
       now: () => (sched.pickNext() === null && sched.takeStep() ? Status.ok : undefined),

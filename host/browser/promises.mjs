@@ -10,18 +10,6 @@ export function isThenable(x) {
   return x !== null && typeof x === 'object' && typeof (/** @type {any} */ (x).then) === 'function';
 }
 
-/**
- * Whether a function cannot see any argument it is called with: an arrow
- * function of no parameters, whose source begins `() =>` or `async () =>`
- * (an arrow function has no `arguments` of its own). Any other function may:
- * one with a rest parameter, one that reads `arguments`, a bound or a
- * built-in function, whose source the test does not show.
- * @param {Function} fn
- */
-export function seesNoArguments(fn) {
-  return fn.length === 0 && /^(?:async\s*)?\(\s*\)\s*=>/.test(Function.prototype.toString.call(fn));
-}
-
 const SETTLED = Promise.resolve();
 
 /**

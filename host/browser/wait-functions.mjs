@@ -182,7 +182,7 @@ export function waitFunction(waits, spec, direct, arity = -1) {
     }
     let operation;
     try {
-      operation = spec.operation(spec.ownCancel ? /** @type {any} */ (null) : spec.seesSignal ? waits.signalOf(task) : /** @type {any} */ (undefined), task, args);
+      operation = spec.operation(spec.seesSignal ? waits.signalOf(task) : /** @type {any} */ (undefined), task, args);
     } catch (error) {
       operation = Promise.reject(error);
     }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 
 import { Runtime, suspend } from '../../host/node/root.mjs';
-import { seesNoArguments } from '../../host/browser/promises.mjs';
+import { seesNoArguments } from '../../host/browser/imports.mjs';
 import { wat } from './wat.mjs';
 
 // Each task waits `n` times on test.op and returns the sum of what it got.
