@@ -144,9 +144,11 @@ export function kvArg(device, keys, mixed) {
  * @param {number} options.rounds
  * @param {(pairs: Record<string, (n: number) => Promise<number>>, n: number, rounds: number) => Promise<Record<string, import('./samples.mjs').Spread>>} options.interleaved
  *   the suite's interleaved rounds (two warm-up rounds, then alternating order)
+ * @param {<T>(inside: ReturnType<typeof internals>, fn: () => Promise<T>) => Promise<T>} options.withBudgetLifted
+ *   runs a round with the runtime's turn budget lifted (the suite's)
  * @returns {Promise<import('./suite.mjs').Result[]>}
  */
-export async function realisticRows({ host, rounds, interleaved }) {
+export async function realisticRows({ host, rounds, interleaved, withBudgetLifted }) {
   const keys = host.quick ? 256 : 512;
   const mixed = host.quick ? 256 : 512;
   const devices = new Devices(TASKS);
@@ -165,7 +167,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
 
   /** What every round must reproduce: each device's checksum and the block operations. @type {{ checksums: number[], reads: number, writes: number } | null} */
   let reference = null;
-  /** The switches and lends of the last round of each mode. @type {Record<string, { switches: number, lends: number, steps: number }>} */
+  /** What the last round of each mode counted. @type {Record<string, { switches: number, lends: number, steps: number, releases: number, yields: number, parks: number }>} */
   const seen = {};
   /**
    * Checks a round's results against the reference (or makes them the
@@ -202,7 +204,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
     const ms = performance.now() - t0;
     const after = rt.stats();
     check(values, devices, mode);
-    seen[mode] = { switches: devices.switches, lends: after.lends - before.lends, steps: after.steps - before.steps, releases: after.releases - before.releases };
+    seen[mode] = { switches: devices.switches, lends: after.lends - before.lends, steps: after.steps - before.steps, releases: after.releases - before.releases, yields: after.yields - before.yields, parks: after.parks - before.parks };
     return ms;
   };
   /**
@@ -220,7 +222,7 @@ export async function realisticRows({ host, rounds, interleaved }) {
     else values = Array.from({ length: TASKS }, (_, d) => rawSync(kvArg(d, keys, mixed)));
     const ms = performance.now() - t0;
     check(values, rawDevices, mode);
-    seen[mode] = { switches: rawDevices.switches, lends: 0, steps: 0, releases: 0 };
+    seen[mode] = { switches: rawDevices.switches, lends: 0, steps: 0, releases: 0, yields: 0, parks: 0 };
     return ms;
   };
 
@@ -240,6 +242,9 @@ export async function realisticRows({ host, rounds, interleaved }) {
         inside.allowReleases(true);
       }
     },
+    // The same with the turn budget lifted: what the event-loop turns the
+    // scheduler yields for fairness add, which raw JSPI never yields.
+    unbounded: () => withBudgetLifted(inside, () => round('run_async', true, 'unbounded')),
     sync: () => round('run_sync', true, 'sync'),
     async1: () => round('run_async', false, 'async1'),
     sync1: () => round('run_sync', false, 'sync1'),
@@ -249,8 +254,9 @@ export async function realisticRows({ host, rounds, interleaved }) {
   }, ops, rounds);
   const stats = rt.stats();
   await rt.close();
-  const ran = ref.reads > 0 && ref.writes > 0 && stats.returned === TASKS * (5 * (rounds + 2) + 1) && stats.failed === 0
-    && seen.async.switches > 0 && seen.async.steps > 0 && seen.rawAsync.switches > 0 && seen.held.releases === 0;
+  const ran = ref.reads > 0 && ref.writes > 0 && stats.returned === TASKS * (6 * (rounds + 2) + 1) && stats.failed === 0
+    && seen.async.switches > 0 && seen.async.steps > 0 && seen.rawAsync.switches > 0 && seen.held.releases === 0
+    && seen.async.yields > 0 && seen.unbounded.yields === 0;
   if (!ran) throw new Error('benchmark subject did not run: the realistic rounds');
 
   /** @param {any} x @returns {number[]} */
@@ -295,6 +301,14 @@ export async function realisticRows({ host, rounds, interleaved }) {
       value: s.async, scale: 'ns', baselineName: 'raw JSPI', baseline: s.rawAsync,
       note: 'what the runtime adds to a suspension of this program, as the interleaved-waits rows measure it for a bare wait',
       counters: counters('async'),
+    },
+    {
+      name: `realistic: key-value store, ${TASKS} tasks through snail-core with no turn budget vs ${TASKS} raw JSPI calls (context)`,
+      unit: 'block operation',
+      subject: `${subject}; the row above with maxSteps and maxTimeMs lifted for the round, on the same runtime`,
+      value: s.unbounded, scale: 'ns', baselineName: 'raw JSPI', baseline: s.rawAsync,
+      note: `what the runtime adds without the event-loop turns it yields for fairness, which raw JSPI never does: with the budget, a round yielded ${seen.async.yields.toLocaleString('en')} times and ${seen.async.parks.toLocaleString('en')} waits parked on a gate (${(seen.async.parks / ops).toFixed(3)} a block operation); lifted, ${seen.unbounded.yields} yields and ${seen.unbounded.parks.toLocaleString('en')} parks`,
+      counters: counters('unbounded'),
     },
     {
       name: `realistic: key-value store, ${TASKS} tasks, with the release of ready resumptions off (context)`,

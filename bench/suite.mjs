@@ -880,7 +880,7 @@ export async function runSuite(host) {
 
   // --- 4b. a realistic program: a key-value store over block devices (bench/realistic.mjs)
   if (want('realistic')) {
-    for (const r of await realisticRows({ host, rounds, interleaved })) add(r);
+    for (const r of await realisticRows({ host, rounds, interleaved, withBudgetLifted })) add(r);
   }
 
   // --- 5. memory per suspended task and per queued task (fresh processes)
