@@ -81,6 +81,13 @@ export class Scheduler {
     /** Tasks per live state, indexed by S.queued, S.executing, S.suspended. */
     this.byState = new Int32Array(3);
     this.ready = 0; // suspended tasks with a resumption in the ready queue
+    /**
+     * Of those, how many are held back until the turn's end (releaseReady()):
+     * the turn had no room for them. They do not keep the holder from
+     * lending the permit, nor a task whose wait ends from taking it, and the
+     * turn's end grants and releases them first, in ready order.
+     */
+    this.held = 0;
     this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
@@ -104,9 +111,11 @@ export class Scheduler {
    */
   turnEnded() {
     this.revokeLease();
+    const held = this.held !== 0;
+    this.held = 0;
     const paused = this.turn.end();
     this.intervals.turnEnded();
-    if (paused) {
+    if (paused || held) {
       try {
         this.pump(true);
       } catch (error) {
@@ -189,8 +198,8 @@ export class Scheduler {
    */
   mayLend() {
     if (this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
-    if (this.ready !== 0 && !this.releaseReady()) return false;
-    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
+    if (this.ready !== this.held && !this.releaseReady()) return false;
+    if (this.byState[S.queued] !== 0 && this.pickWanting() !== null) return false;
     return this.takeStep();
   }
 
@@ -200,25 +209,38 @@ export class Scheduler {
    * themselves (release()) leave the ready queue, in order, so that the wait
    * may lend the permit and each of them take it in Wasm in turn, the way
    * they would have had the permit been open when their waits ended. A start
-   * or a resumption the engine keeps stops it. One that wakes after the
-   * turn's budget ran out parks again, so they are released only while the
-   * turn has room for about half of them at the pace of its steps so far:
-   * with many more (10,000 tasks), each turn would wake all of them to run a
-   * few, and with none released a turn grants them one at a time, every wait
-   * of theirs giving the permit up (slower with 512 tasks).
+   * or a resumption the engine keeps stops it.
+   *
+   * A released resumption that wakes after the turn's budget ran out parks
+   * again, so only as many are released as the turn has room for at the
+   * pace of its steps so far (two steps each: the take and the next wait),
+   * and the rest are held back until the turn's end (`held`), which is asked
+   * for now: they wait on their gates, at no cost, and do not keep the wait
+   * from lending. Once some are held back, so is every resumption made
+   * ready later in the turn. With all of them released, many tasks with
+   * slow steps (or slow promise jobs: SpiderMonkey's) would each wake and
+   * park again turn after turn; with none, a turn would grant them one at a
+   * time, every wait of theirs giving the permit up.
    * The bound reads the clock, so it is looked at only once the head of the
    * ready order is a resumption the engine can release.
-   * @returns {boolean} whether no resumption is ready any more
+   * @returns {boolean} whether every resumption still ready is held back
    */
   releaseReady() {
-    let bounded = false;
+    if (this.held !== 0) {
+      this.held = this.ready;
+      return true;
+    }
+    let room = -1;
     while (this.ready !== 0) {
       const task = this.pickNext();
       if (task === null || task._s !== S.suspended || !this.engine.releasable(task)) return false;
-      if (!bounded) {
-        if (this.ready > 2 * this.turn.room()) return false;
-        bounded = true;
+      if (room < 0) room = Math.max(0, Math.ceil(this.turn.room() / 2));
+      if (room === 0) {
+        this.held = this.ready;
+        this.turn.askEndSoon();
+        break;
       }
+      room--;
       this.engine.release(task);
       this.resumptions.pop();
       task._ready = false;
@@ -239,8 +261,8 @@ export class Scheduler {
   grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelNow || this.ready !== 0 || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
-    if (this.byState[S.queued] !== 0 && this.pickNext() !== null) return false;
+    if (task._cancelNow || this.ready !== this.held || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
+    if (this.byState[S.queued] !== 0 && this.pickWanting() !== null) return false;
     this.holderLeased = true;
     this.leaseFrom = this.turn.steps;
     this.leaseEnd = this.turn.nextCheck();
@@ -368,7 +390,7 @@ export class Scheduler {
 
   /** Takes a lent permit back when other work could be granted it. */
   reclaimForWork() {
-    if (this.lent !== null && this.pickNext() !== null) this.reclaim();
+    if (this.lent !== null && this.pickWanting() !== null) this.reclaim();
   }
 
   /**
@@ -487,15 +509,25 @@ export class Scheduler {
    * The next task to get the permit, by ready order, honouring admission control.
    * @returns {Task | null}
    */
-  pickNext() {
+  pickNext(resumptions = this.ready > 0) {
     if (this.exclusives !== 0) return null;
-    let best = this.ready > 0 ? this.resumptions.peek(isParkedReady) : null;
+    let best = resumptions ? this.resumptions.peek(isParkedReady) : null;
     if (this.byState[S.queued] === 0) return best;
     const b = this.entered < this.hardMaxEntered ? this.boostedStarts.peek(isQueued) : null;
     const s = this.entered < this.maxEntered ? this.starts.peek(isQueued) : null;
     if (b && (!best || b._seq < best._seq)) best = b;
     if (s && (!best || s._seq < best._seq)) best = s;
     return best;
+  }
+
+  /**
+   * The next task that wants the permit now: pickNext()'s, unless every
+   * ready resumption is held back until the turn's end, which leaves the
+   * starts.
+   * @returns {Task | null}
+   */
+  pickWanting() {
+    return this.pickNext(this.ready > this.held);
   }
 
   /** Removes the picked task from the head of its queue. @param {Task} task */
@@ -540,7 +572,7 @@ export class Scheduler {
   claim(task) {
     if (this.lent !== null) this.reclaim();
     if (this.holder !== null || this.turn.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
-    if (this.ready !== 0 || (this.byState[S.queued] !== 0 && this.pickNext() !== null)) return false;
+    if (this.ready !== this.held || (this.byState[S.queued] !== 0 && this.pickWanting() !== null)) return false;
     if (!this.takeStep()) return false;
     this.holder = task;
     this.transition(task, S.executing);
@@ -589,6 +621,7 @@ export class Scheduler {
     } else {
       task._ready = false;
       this.ready--;
+      if (this.held > this.ready) this.held = this.ready;
       this.transition(task, S.executing);
       if (this.checkInvariants) this.assertInvariants();
       this.engine.resume(task);

@@ -91,6 +91,15 @@ export class Turn {
   }
 
   /**
+   * The turn's end is wanted (work is held back until it): it is asked for
+   * now, or, while no turn is counted, as the next one begins.
+   */
+  askEndSoon() {
+    if (this.active) this.askEnd();
+    else this.busy = true;
+  }
+
+  /**
    * Whether a turn is being counted; if one is, its end is asked for (what
    * is left to the turn's end, a keep-alive, needs it to come).
    */

@@ -677,6 +677,71 @@ export const cases = [
     },
   },
   {
+    name: 'lending: resumptions_beyond_the_room_of_a_turn_are_held_back_to_its_end_and_every_task_completes',
+    async run(ctx) {
+      // A turn of 16 steps has room for about 8 released resumptions (two
+      // steps each: the take and the next wait); the others wait on their
+      // gates for the turn's end, which grants and releases them first,
+      // instead of being released to wake, find the turn used up and park again.
+      /** @type {import('../../host/browser/tasks.mjs').Scheduler | null} */
+      let sched = null;
+      let mostHeld = 0;
+      const { rt, violations } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 60_000,
+        pause: suspend((_signal, n) => {
+          if (sched !== null && sched.held > mostHeld) mostHeld = sched.held;
+          return Promise.resolve(n);
+        }),
+      });
+      sched = internals(rt).scheduler;
+      const tasks = Array.from({ length: 30 }, (_, i) => rt.dispatch('pause_loop', 20 + (i % 5)));
+      await rt.drain();
+      assert.deepEqual(tasks.map((t) => t.value), tasks.map((_, i) => 20 + (i % 5)), 'every wait delivered its own value');
+      assert.deepEqual(violations, [], 'every task kept its bindings and frames');
+      const s = rt.stats();
+      assert.ok(mostHeld >= 10, `at most ${mostHeld} ready resumptions were held back at once`);
+      assert.ok(s.releases >= 20, `${s.releases} ready resumptions were released`);
+      assert.equal(sched.held, 0);
+      await closeQuiet(rt);
+    },
+  },
+  {
+    name: 'lending: resumptions_held_back_are_granted_at_the_turns_end_when_the_holder_waits_for_them',
+    async run(ctx) {
+      // The operation settles only once every task waits on it (a barrier),
+      // so the task lent the permit cannot go on until the tasks held back
+      // have run: the turn's end must grant them even though no step was
+      // refused (the turn was not paused).
+      const n = 24;
+      /** @type {(() => void)[]} */
+      let waiting = [];
+      /** @type {import('../../host/browser/tasks.mjs').Scheduler | null} */
+      let sched = null;
+      let mostHeld = 0;
+      const { rt, violations } = await loadContracts(ctx, {
+        maxSteps: 16,
+        maxTimeMs: 60_000,
+        pause: suspend((_signal, i) => new Promise((resolve) => {
+          if (sched !== null && sched.held > mostHeld) mostHeld = sched.held;
+          waiting.push(() => resolve(i));
+          if (waiting.length === n) {
+            const all = waiting.reverse();
+            waiting = [];
+            queueMicrotask(() => { for (const settle of all) settle(); });
+          }
+        })),
+      });
+      sched = internals(rt).scheduler;
+      const tasks = Array.from({ length: n }, () => rt.dispatch('pause_loop', 12));
+      await until(() => tasks.every((t) => t.state === 'returned'), 'every task to return', 20_000);
+      assert.ok(mostHeld > 0, 'resumptions were held back');
+      assert.deepEqual(violations, []);
+      assert.deepEqual(tasks.map((t) => t.value), tasks.map(() => 12));
+      await closeQuiet(rt);
+    },
+  },
+  {
     name: 'lending: a_task_cancelled_after_its_release_wakes_to_the_cancellation',
     async run(ctx) {
       // The operation of the wait that released the ready tasks cancels one of

@@ -508,6 +508,72 @@ test('scheduler: no_resumption_is_released_once_the_turn_has_no_room_for_them', 
   assert.equal(sched.holder, h);
 });
 
+test('scheduler: a_wait_releases_as_many_resumptions_as_the_turn_has_room_for_and_holds_the_rest_back_to_its_end', () => {
+  const { sched, engine, add, clock, turns, endTurn } = setup({ maxTimeMs: 1 });
+  const r = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map(add);
+  const [x, y, h] = [add('x'), add('y'), add('h')];
+  for (const t of [...r, x, y]) {
+    sched.pump(true);
+    sched.suspend(t);
+  }
+  sched.pump(true);
+  assert.equal(sched.holder, h);
+  for (const t of r) {
+    sched.readyTask(t);
+    engine.releasableTasks.add(t);
+  }
+  // Nine steps in 0.6 ms of a 1 ms turn: room for 6 more steps, at two a
+  // released resumption (its take and its next wait), so three are released.
+  clock.ms = 0.6;
+  assert.equal(sched.turn.room(), 6);
+  assert.equal(sched.mayLend(), true, 'the resumptions held back do not keep the wait from lending');
+  assert.deepEqual(engine.log.filter((l) => l.startsWith('released')), ['released r1', 'released r2', 'released r3']);
+  assert.equal(sched.ready, 3);
+  assert.equal(sched.held, 3);
+  assert.equal(turns.length, 1, 'the turn\'s end is asked for');
+  sched.lend(h);
+  engine.parked.add(h);
+  assert.equal(sched.grantLease(h), true, 'nor from taking the lease');
+  // A resumption made ready later in the turn is held back behind them.
+  sched.readyTask(x);
+  engine.releasableTasks.add(x);
+  assert.equal(sched.releaseReady(), true);
+  assert.equal(sched.held, 4);
+  assert.ok(!engine.log.includes('released x'));
+  // A task whose wait ended by itself may claim the permit past them.
+  assert.equal(sched.claim(y), true);
+  assert.equal(sched.holder, y);
+  sched.suspend(y);
+  // The turn's end grants the first of them, in ready order.
+  endTurn();
+  assert.equal(sched.held, 0);
+  assert.equal(sched.holder, r[3]);
+  assert.equal(engine.log.at(-1), 'resume r4');
+  assert.equal(sched.ready, 3, 'r5, r6 and x wait for r4\'s next wait to release them');
+});
+
+test('scheduler: a_turn_with_no_room_left_releases_none_and_holds_every_resumption_back', () => {
+  const { sched, engine, add, clock, turns, endTurn } = setup({ maxTimeMs: 1 });
+  const [a, b, h] = [add('a'), add('b'), add('h')];
+  for (const t of [a, b]) {
+    sched.pump(true);
+    sched.suspend(t);
+  }
+  sched.pump(true);
+  sched.readyTask(a);
+  sched.readyTask(b);
+  engine.releasableTasks.add(a);
+  engine.releasableTasks.add(b);
+  clock.ms = 0.99;
+  assert.equal(sched.turn.room(), 0);
+  assert.equal(sched.releaseReady(), true);
+  assert.deepEqual([sched.ready, sched.held, turns.length], [2, 2, 1]);
+  assert.ok(!engine.log.some((l) => l.startsWith('released')));
+  sched.suspend(h);
+  endTurn();
+  assert.equal(sched.holder, a, 'the turn\'s end grants the head of the ready order');
+});
+
 test('scheduler: an_engine_must_give_every_callback_at_construction', () => {
   const engine = new FakeEngine();
   const partial = { enter: engine.enter, resume: engine.resume, lendParked: engine.lendParked, reclaimed: engine.reclaimed, exclusiveEnded: engine.exclusiveEnded, engineProblem: engine.engineProblem, leaseEnded: engine.leaseEnded, releasable: engine.releasable, release: engine.release, admissionBlocked: engine.admissionBlocked };
