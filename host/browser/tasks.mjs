@@ -507,6 +507,7 @@ export class Scheduler {
 
   /**
    * The next task to get the permit, by ready order, honouring admission control.
+   * @param {boolean} [resumptions]  whether the ready resumptions are looked at (by default, when any is ready)
    * @returns {Task | null}
    */
   pickNext(resumptions = this.ready > 0) {
