@@ -212,11 +212,13 @@ export class Scheduler {
    * or a resumption the engine keeps stops it.
    *
    * A released resumption that wakes after the turn's budget ran out parks
-   * again, so only as many are released as the turn has room for at the
-   * pace of its steps so far (two steps each: the take and the next wait),
-   * and the rest are held back until the turn's end (`held`), which is asked
-   * for now: they wait on their gates, at no cost, and do not keep the wait
-   * from lending. Once some are held back, so is every resumption made
+   * again, so only as many are released as the turn has steps left at the
+   * pace of its steps so far, and the rest are held back until the turn's
+   * end (`held`), which is asked for now: they wait on their gates, at no
+   * cost, and do not keep the wait from lending. (A released task that runs
+   * takes two steps, its take and its next wait, so up to half of them may
+   * park again; a bound of half the steps left measured worse with fast
+   * steps, where the turn then ended early, for want of released work.) Once some are held back, so is every resumption made
    * ready later in the turn. With all of them released, many tasks with
    * slow steps (or slow promise jobs: SpiderMonkey's) would each wake and
    * park again turn after turn; with none, a turn would grant them one at a
@@ -234,7 +236,7 @@ export class Scheduler {
     while (this.ready !== 0) {
       const task = this.pickNext();
       if (task === null || task._s !== S.suspended || !this.engine.releasable(task)) return false;
-      if (room < 0) room = Math.max(0, Math.ceil(this.turn.room() / 2));
+      if (room < 0) room = Math.max(0, this.turn.room());
       if (room === 0) {
         this.held = this.ready;
         this.turn.askEndSoon();

@@ -679,10 +679,10 @@ export const cases = [
   {
     name: 'lending: resumptions_beyond_the_room_of_a_turn_are_held_back_to_its_end_and_every_task_completes',
     async run(ctx) {
-      // A turn of 16 steps has room for about 8 released resumptions (two
-      // steps each: the take and the next wait); the others wait on their
-      // gates for the turn's end, which grants and releases them first,
-      // instead of being released to wake, find the turn used up and park again.
+      // A turn of 16 steps releases at most as many resumptions as it has
+      // steps left; the others wait on their gates for the turn's end, which
+      // grants and releases them first, instead of being released to wake,
+      // find the turn used up and park again.
       /** @type {import('../../host/browser/tasks.mjs').Scheduler | null} */
       let sched = null;
       let mostHeld = 0;

@@ -508,7 +508,7 @@ test('scheduler: no_resumption_is_released_once_the_turn_has_no_room_for_them', 
   assert.equal(sched.holder, h);
 });
 
-test('scheduler: a_wait_releases_as_many_resumptions_as_the_turn_has_room_for_and_holds_the_rest_back_to_its_end', () => {
+test('scheduler: a_wait_releases_as_many_resumptions_as_the_turn_has_steps_left_and_holds_the_rest_back_to_its_end', () => {
   const { sched, engine, add, clock, turns, endTurn } = setup({ maxTimeMs: 1 });
   const r = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map(add);
   const [x, y, h] = [add('x'), add('y'), add('h')];
@@ -522,10 +522,10 @@ test('scheduler: a_wait_releases_as_many_resumptions_as_the_turn_has_room_for_an
     sched.readyTask(t);
     engine.releasableTasks.add(t);
   }
-  // Nine steps in 0.6 ms of a 1 ms turn: room for 6 more steps, at two a
-  // released resumption (its take and its next wait), so three are released.
-  clock.ms = 0.6;
-  assert.equal(sched.turn.room(), 6);
+  // Nine steps in 0.75 ms of a 1 ms turn: room for 3 more steps, so three
+  // are released.
+  clock.ms = 0.75;
+  assert.equal(sched.turn.room(), 3);
   assert.equal(sched.mayLend(), true, 'the resumptions held back do not keep the wait from lending');
   assert.deepEqual(engine.log.filter((l) => l.startsWith('released')), ['released r1', 'released r2', 'released r3']);
   assert.equal(sched.ready, 3);
