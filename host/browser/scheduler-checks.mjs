@@ -28,9 +28,8 @@ export function assertSchedulerInvariants(s) {
     if (seen[k] !== s.byState[k]) fail(`count of ${STATE_NAMES[k]} is ${s.byState[k]}, the live set has ${seen[k]}`);
   }
   if (ready !== s.ready) fail(`ready count is ${s.ready}, the live set has ${ready}`);
-  if (s.held < 0 || s.held > s.ready) fail(`${s.held} resumptions are held back, of ${s.ready} ready`);
   // Held-back resumptions wait for the turn's end: it must come.
-  if (s.held !== 0 && !s.turn.asked && !s.turn.busy) fail(`${s.held} resumptions are held back until the turn's end, which is not asked for`);
+  if (s.holding && !s.turn.asked && !s.turn.busy) fail(`${s.held} resumptions are held back until the turn's end, which is not asked for`);
   if (seen[S.executing] > 1) fail(`${seen[S.executing]} tasks hold the permit`);
   if (s.holder !== null && (s.holder._s !== S.executing || !s.live.has(s.holder))) {
     fail(`the permit holder ${s.holder} is not an executing live task`);
@@ -54,7 +53,7 @@ export function assertSchedulerInvariants(s) {
     // holds the permit lent, or runs, having taken it (handOff()).
     if (lease !== s.holder || (s.lent !== lease && s.lent !== null)) fail(`${lease} has the lease but is not the holder, or another task is lent the permit`);
     if (lease._cancelNow) fail(`${lease} has the lease but its waits are cancelled`);
-    if (s.ready !== s.held || s.turn.paused || s.exclusives !== 0 || s.releaseWaiters.length !== 0 || !s.turn.active) {
+    if (s.readyWanting || s.turn.paused || s.exclusives !== 0 || s.releaseWaiters.length !== 0 || !s.turn.active) {
       fail(`${lease} has the lease, but ready ${s.ready} (held back ${s.held}), paused ${s.turn.paused}, exclusives ${s.exclusives}, release waiters ${s.releaseWaiters.length}, turn active ${s.turn.active}`);
     }
     const next = s.byState[S.queued] !== 0 ? s.pickWanting() : null;

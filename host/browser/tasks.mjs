@@ -82,17 +82,28 @@ export class Scheduler {
     this.byState = new Int32Array(3);
     this.ready = 0; // suspended tasks with a resumption in the ready queue
     /**
-     * Of those, how many are held back until the turn's end (releaseReady()):
-     * the turn had no room for them. They do not keep the holder from
-     * lending the permit, nor a task whose wait ends from taking it, and the
-     * turn's end grants and releases them first, in ready order.
+     * Whether the ready resumptions are held back until the turn's end
+     * (releaseReady()): the turn had no room for them, nor for those made
+     * ready later in it. They do not keep the holder from lending the
+     * permit, nor a task whose wait ends from taking it, and the turn's end
+     * grants and releases them first, in ready order.
      */
-    this.held = 0;
+    this.holding = false;
     this.entered = 0; // tasks that entered Wasm and have not finished
     this.totals = {
       dispatched: 0, started: 0, returned: 0, failed: 0, cancelled: 0,
       steps: 0, yields: 0, intervals: 0, peakLive: 0, peakEntered: 0, lends: 0, reclaims: 0, takes: 0, releases: 0,
     };
+  }
+
+  /** How many ready resumptions are held back until the turn's end (holding). */
+  get held() {
+    return this.holding ? this.ready : 0;
+  }
+
+  /** Whether ready resumptions want the permit now: some are ready, none held back. */
+  get readyWanting() {
+    return this.ready !== 0 && !this.holding;
   }
 
   /** The holder, when it waits with its permit lent (holderLent); else null. */
@@ -111,8 +122,8 @@ export class Scheduler {
    */
   turnEnded() {
     this.revokeLease();
-    const held = this.held !== 0;
-    this.held = 0;
+    const held = this.holding;
+    this.holding = false;
     const paused = this.turn.end();
     this.intervals.turnEnded();
     if (paused || held) {
@@ -198,7 +209,7 @@ export class Scheduler {
    */
   mayLend() {
     if (this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0) return false;
-    if (this.ready !== this.held && !this.releaseReady()) return false;
+    if (this.readyWanting && !this.releaseReady()) return false;
     if (this.byState[S.queued] !== 0 && this.pickWanting() !== null) return false;
     return this.takeStep();
   }
@@ -214,31 +225,28 @@ export class Scheduler {
    * A released resumption that wakes after the turn's budget ran out parks
    * again, so only as many are released as the turn has steps left at the
    * pace of its steps so far, and the rest are held back until the turn's
-   * end (`held`), which is asked for now: they wait on their gates, at no
-   * cost, and do not keep the wait from lending. (A released task that runs
-   * takes two steps, its take and its next wait, so up to half of them may
-   * park again; a bound of half the steps left measured worse with fast
-   * steps, where the turn then ended early, for want of released work.) Once some are held back, so is every resumption made
-   * ready later in the turn. With all of them released, many tasks with
-   * slow steps (or slow promise jobs: SpiderMonkey's) would each wake and
-   * park again turn after turn; with none, a turn would grant them one at a
-   * time, every wait of theirs giving the permit up.
+   * end (`holding`), which is asked for now: they wait on their gates, at
+   * no cost, and do not keep the wait from lending. So is every resumption
+   * made ready later in the turn. With all of them released, many tasks
+   * with slow steps (or slow promise jobs: SpiderMonkey's) would each wake
+   * and park again turn after turn; with none, a turn would grant them one
+   * at a time, every wait of theirs giving the permit up. (A released task
+   * that runs takes two steps, its take and its next wait, so up to half of
+   * them may park again; a bound of half the steps left measured worse with
+   * fast steps, where the turn then ended early for want of released work.)
    * The bound reads the clock, so it is looked at only once the head of the
    * ready order is a resumption the engine can release.
    * @returns {boolean} whether every resumption still ready is held back
    */
   releaseReady() {
-    if (this.held !== 0) {
-      this.held = this.ready;
-      return true;
-    }
+    if (this.holding) return true;
     let room = -1;
     while (this.ready !== 0) {
       const task = this.pickNext();
       if (task === null || task._s !== S.suspended || !this.engine.releasable(task)) return false;
       if (room < 0) room = Math.max(0, this.turn.room());
       if (room === 0) {
-        this.held = this.ready;
+        this.holding = true;
         this.turn.askEndSoon();
         break;
       }
@@ -263,7 +271,7 @@ export class Scheduler {
   grantLease(task) {
     if (task !== this.lent || task !== this.holder) throw new InternalError(`grantLease() of ${task}, which is not lent the permit`);
     // The operation of the wait that lent it may have changed what mayLend() checks.
-    if (task._cancelNow || this.ready !== this.held || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
+    if (task._cancelNow || this.readyWanting || this.turn.paused || this.exclusives !== 0 || this.releaseWaiters.length !== 0 || !this.turn.active) return false;
     if (this.byState[S.queued] !== 0 && this.pickWanting() !== null) return false;
     this.holderLeased = true;
     this.leaseFrom = this.turn.steps;
@@ -530,7 +538,7 @@ export class Scheduler {
    * @returns {Task | null}
    */
   pickWanting() {
-    return this.pickNext(this.ready > this.held);
+    return this.pickNext(this.readyWanting);
   }
 
   /** Removes the picked task from the head of its queue. @param {Task} task */
@@ -575,7 +583,7 @@ export class Scheduler {
   claim(task) {
     if (this.lent !== null) this.reclaim();
     if (this.holder !== null || this.turn.paused || this.exclusives !== 0 || task._s !== S.suspended || task._ready) return false;
-    if (this.ready !== this.held || (this.byState[S.queued] !== 0 && this.pickWanting() !== null)) return false;
+    if (this.readyWanting || (this.byState[S.queued] !== 0 && this.pickWanting() !== null)) return false;
     if (!this.takeStep()) return false;
     this.holder = task;
     this.transition(task, S.executing);
@@ -624,7 +632,6 @@ export class Scheduler {
     } else {
       task._ready = false;
       this.ready--;
-      if (this.held > this.ready) this.held = this.ready;
       this.transition(task, S.executing);
       if (this.checkInvariants) this.assertInvariants();
       this.engine.resume(task);
