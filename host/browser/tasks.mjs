@@ -244,7 +244,7 @@ export class Scheduler {
     while (this.ready !== 0) {
       const task = this.pickNext();
       if (task === null || task._s !== S.suspended || !this.engine.releasable(task)) return false;
-      if (room < 0) room = Math.max(0, this.turn.room());
+      if (room < 0) room = this.turn.room();
       if (room === 0) {
         this.holding = true;
         this.turn.askEndSoon();

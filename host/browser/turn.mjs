@@ -152,7 +152,8 @@ export class Turn {
 
   /**
    * About how many more steps this turn can take, at the pace of its steps
-   * so far (or of the last turn's, before the clock moved): reads the clock.
+   * so far (or of the last turn's, before the clock moved), and none once
+   * its steps or its time are used up: reads the clock.
    */
   room() {
     if (!this.active) return this.maxSteps;
@@ -160,7 +161,8 @@ export class Turn {
     const elapsed = this.elapsed();
     const counted = this.steps - this.startStep;
     const pace = elapsed > 0 && counted > 0 ? elapsed / counted : this.pace;
-    return pace > 0 ? Math.min(left, Math.floor((this.maxTimeMs - elapsed) / pace)) : left;
+    const room = pace > 0 ? Math.min(left, Math.floor((this.maxTimeMs - elapsed) / pace)) : left;
+    return Math.max(0, room);
   }
 
   /**

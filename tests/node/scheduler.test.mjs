@@ -566,6 +566,8 @@ test('scheduler: a_turn_with_no_room_left_releases_none_and_holds_every_resumpti
   engine.releasableTasks.add(b);
   clock.ms = 0.99;
   assert.equal(sched.turn.room(), 0);
+  clock.ms = 1.5;
+  assert.equal(sched.turn.room(), 0, 'a turn past its time has no room left, not less than none');
   assert.equal(sched.releaseReady(), true);
   assert.deepEqual([sched.ready, sched.held, turns.length], [2, 2, 1]);
   assert.ok(!engine.log.some((l) => l.startsWith('released')));
