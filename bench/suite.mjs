@@ -204,10 +204,21 @@ const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, 
  * permit and starts the operation. No scheduler: what the Wasm of a wait and
  * of the take costs, apart from the scheduler's JavaScript and its state.
  * Each task runs in its own slot (1 to `n`), as CURRENT when it starts.
+ *
+ * With `bookkeeping`, the wait also keeps the state the runtime's contracts
+ * read, and nothing more (BareTask): the take is recorded on both tasks and
+ * on the holder, the wait counts a step of the turn against its budget (never
+ * reached: the floor of the rows with no turn budget), records which import
+ * it waits in, lent, and keeps the operation's promise, and the operation
+ * gets the task's signal and has its result checked to be a promise. No
+ * lease, no cancellation, no invariant checks: the least JavaScript a
+ * scheduler with these contracts can run for a wait of many tasks.
  * @param {WebAssembly.Module} rawModule @param {(i: number) => Promise<number>} op @param {number} n
- * @returns {{ start: (slot: number, k: number) => Promise<unknown>, counts: { takes: number, afters: number } }}
+ * @param {boolean} [bookkeeping]
+ * @returns {{ start: (slot: number, k: number) => Promise<unknown>, counts: { takes: number, afters: number }, steps: () => number }}
+ *   `steps`: the waits counted as steps of the turn (with bookkeeping)
  */
-function bareSuspension(rawModule, op, n) {
+function bareSuspension(rawModule, op, n, bookkeeping = false) {
   const memory = new WebAssembly.Memory({ initial: 1 });
   const registers = ['stack_pointer', 'stack_base', 'stack_limit'].map((role, i) => ({
     name: `bench.r${i}`, module: 'bench', type: 'i32', role: /** @type {any} */ (role), global: register(0),
@@ -219,19 +230,64 @@ function bareSuspension(rawModule, op, n) {
   const counts = { takes: 0, afters: 0 };
   /** @type {Int32Array} the words, viewed once the modules are made (and the memory grew for them) */
   let words;
+  /** @param {number} i */
+  const bareBegin = (i) => {
+    if (words[TAKEN >> 2] !== 0) {
+      counts.takes++;
+      words[TAKEN >> 2] = 0;
+      words[LOSER >> 2] = 0;
+    }
+    words[waitWord + words[CURRENT >> 2] * stride] = 1;
+    words[OPEN >> 2] = 1;
+    return op(i);
+  };
+  const tasks = Array.from({ length: n + 1 }, (_, slot) => new BareTask(slot));
+  const sched = { holder: /** @type {BareTask | null} */ (null), steps: 0, stepsEnd: Infinity };
+  const spec = { name: 'bench.op' };
+  /** @param {AbortSignal | null} _signal @param {number} i */
+  const operation = (_signal, i) => op(i);
+  /** @param {number} i */
+  const bookkeptBegin = (i) => {
+    const taken = words[TAKEN >> 2];
+    if (taken !== 0) {
+      // The take in Wasm, noted: the loser waits on as an ordinary
+      // suspended task that may take the permit when its wait ends, and the
+      // taker holds the permit, its last wait ended.
+      const loser = tasks[words[LOSER >> 2]];
+      const taker = tasks[taken];
+      counts.takes++;
+      words[TAKEN >> 2] = 0;
+      words[LOSER >> 2] = 0;
+      loser.state = BareTask.suspended;
+      loser.mode = BareTask.direct;
+      words[waitWord + loser.slot * stride] = 1;
+      taker.state = BareTask.executing;
+      taker.mode = BareTask.none;
+      words[waitWord + taker.slot * stride] = 0;
+      sched.holder = taker;
+    }
+    const task = sched.holder ?? (sched.holder = tasks[words[CURRENT >> 2]]);
+    if (++sched.steps >= sched.stepsEnd) throw new Error('the bare turn never ends');
+    task.mode = BareTask.lent;
+    task.wait = spec;
+    const p = operation(task.signal, i);
+    if (typeof p?.then !== 'function') throw new Error('not a promise');
+    task.op = p;
+    words[waitWord + task.slot * stride] = 1;
+    words[OPEN >> 2] = 1;
+    return p;
+  };
   const gates = createGates([{ key: 'bench.op', params: ['i32'], results: ['i32'] }], {
-    begin: () => (/** @type {number} */ i) => {
-      if (words[TAKEN >> 2] !== 0) {
-        counts.takes++;
-        words[TAKEN >> 2] = 0;
-        words[LOSER >> 2] = 0;
-      }
-      words[waitWord + words[CURRENT >> 2] * stride] = 1;
-      words[OPEN >> 2] = 1;
-      return op(i);
-    },
+    begin: () => (bookkeeping ? bookkeptBegin : bareBegin),
     // A task that woke before the permit was opened to it (the first of a round).
-    after: (_slot, value) => { counts.afters++; return value; },
+    after: (slot, value) => {
+      counts.afters++;
+      if (bookkeeping) {
+        gates.setCurrent(slot);
+        sched.holder = tasks[slot];
+      }
+      return value;
+    },
     fail: (_slot, error) => { throw error; },
     park: () => { throw new Error('the bare suspension modules never park'); },
     foreign: () => { throw new Error('a bare wait outside its slot'); },
@@ -244,10 +300,34 @@ function bareSuspension(rawModule, op, n) {
   return {
     start: (slot, k) => {
       gates.setCurrent(slot);
+      sched.holder = null;
       return loop(k);
     },
     counts,
+    steps: () => sched.steps,
   };
+}
+
+/** A task's record in bareSuspension() with bookkeeping: one shape for all. */
+class BareTask {
+  static executing = 1;
+  static suspended = 2;
+  static none = 0;
+  static lent = 1;
+  static direct = 2;
+  /** @param {number} slot */
+  constructor(slot) {
+    this.slot = slot;
+    this.state = BareTask.executing;
+    /** how the task waits (none, lent, direct) */
+    this.mode = BareTask.none;
+    /** @type {{ name: string } | null} the import it waits in */
+    this.wait = null;
+    /** @type {PromiseLike<unknown> | null} its operation's promise */
+    this.op = null;
+    /** @type {AbortSignal | null} */
+    this.signal = null;
+  }
 }
 
 /**
@@ -308,6 +388,10 @@ export async function runSuite(host) {
     const rawLoop = WebAssembly.promising(/** @type {any} */ (raw.exports).op_loop);
     const rt = await Runtime.load(benchSource, { stdout: () => {}, imports: { bench: { op: suspend(settler.op) } } });
     const inside = internals(rt);
+    // The floor of the contracts: the runtime's suspension modules with the
+    // least JavaScript that keeps the state they read, where this engine runs them.
+    const floor = (await probeDirectWaits()).ok ? bareSuspension(rawModule, settler.op, n, true) : null;
+    let slot = 0;
     let wrong = 0;
     /** @param {() => Promise<unknown>} start */
     const round = (start) => settledRound(settler, n, start, (v) => { if (v !== k) wrong++; });
@@ -333,6 +417,7 @@ export async function runSuite(host) {
     const before = rt.stats();
     const s = await interleaved({
       raw: () => round(() => rawLoop(k)),
+      ...(floor === null ? {} : { floor: () => round(() => floor.start((slot++ % n) + 1, k)) }),
       task: counted('parks', (d) => { budgetedParks += d; budgetedRounds++; }),
       // The same runtime with its turn budget lifted for the round: what
       // the event-loop turns it yields for fairness add.
@@ -344,7 +429,7 @@ export async function runSuite(host) {
       }),
     }, n * k, rounds);
     const st = rt.stats();
-    ran(st.returned >= n && settler.settled > 0 && wrong === 0, `interleaved waits of ${n} tasks`);
+    ran(st.returned >= n && settler.settled > 0 && wrong === 0 && (floor === null || floor.steps() > 0), `interleaved waits of ${n} tasks`);
     await rt.close();
     const what = `${n} task${n === 1 ? '' : 's'}, settled in a ${batch} batch`;
     const counters = { tasks: st.returned, steps: st.steps, lends: st.lends - before.lends, takes: st.takes - before.takes, reclaims: st.reclaims - before.reclaims, yields: st.yields - before.yields, parks: st.parks - before.parks, releases: st.releases - before.releases };
@@ -370,6 +455,13 @@ export async function runSuite(host) {
         note: `what the waits cost without the event-loop turns the scheduler yields for fairness, which raw JSPI never does${perPark}`,
         counters: { yieldsWithBudgetLifted: yieldsLifted },
       },
+      ...(floor === null ? [] : [{
+        name: `interleaved waits, the contracts' floor (context): ${what}`,
+        unit: 'suspension',
+        subject: 'the runtime\'s suspension modules (stubs, wrappers, shared words, the take of the permit in Wasm) under the least JavaScript that keeps what the runtime\'s contracts read: the take recorded on both tasks and the holder, a step of the turn counted, the wait\'s import, mode and operation\'s promise recorded on the task, the operation given the task\'s signal and its result checked to be a promise',
+        value: s.floor, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw,
+        note: `what no scheduler with these contracts can go below on this engine (no lease, cancellation, budget or checks): against the row with no turn budget; ${floor.counts.takes} takes, ${floor.counts.afters} calls of after`,
+      }]),
     ];
   };
 
