@@ -212,7 +212,8 @@ const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, 
  * it waits in, lent, and keeps the operation's promise, and the operation
  * gets the task's signal and has its result checked to be a promise. No
  * lease, no cancellation, no invariant checks: the least JavaScript a
- * scheduler with these contracts can run for a wait of many tasks.
+ * scheduler with these contracts and its state in JavaScript can run for a
+ * wait of many tasks.
  * @param {WebAssembly.Module} rawModule @param {(i: number) => Promise<number>} op @param {number} n
  * @param {boolean} [bookkeeping]
  * @returns {{ start: (slot: number, k: number) => Promise<unknown>, counts: { takes: number, afters: number }, steps: () => number }}
@@ -460,7 +461,7 @@ export async function runSuite(host) {
         unit: 'suspension',
         subject: 'the runtime\'s suspension modules (stubs, wrappers, shared words, the take of the permit in Wasm) under the least JavaScript that keeps what the runtime\'s contracts read: the take recorded on both tasks and the holder, a step of the turn counted, the wait\'s import, mode and operation\'s promise recorded on the task, the operation given the task\'s signal and its result checked to be a promise',
         value: s.floor, scale: 'ns', baselineName: 'raw JSPI', baseline: s.raw,
-        note: `what no scheduler with these contracts can go below on this engine (no lease, cancellation, budget or checks): against the row with no turn budget; ${floor.counts.takes} takes, ${floor.counts.afters} calls of after`,
+        note: `the least a scheduler with these contracts and its state in JavaScript adds on these suspension modules (no lease, cancellation, budget or checks): against the row with no turn budget; ${floor.counts.takes} takes, ${floor.counts.afters} calls of after`,
       }]),
     ];
   };
