@@ -203,7 +203,7 @@ const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, 
  * task's slot as one that may take it when its own wait ends, opens the
  * permit and starts the operation. No scheduler: what the Wasm of a wait and
  * of the take costs, apart from the scheduler's JavaScript and its state.
- * Each task runs in its own slot (1 to `n`), as CURRENT when it starts.
+ * Each task runs in its own slot, 1 to `n` in turn, as CURRENT when it starts.
  *
  * With `bookkeeping`, the wait also keeps the state the runtime's contracts
  * read, and nothing more (BareTask): the take is recorded on both tasks and
@@ -216,7 +216,7 @@ const register = (v) => new WebAssembly.Global({ value: 'i32', mutable: true }, 
  * wait of many tasks.
  * @param {WebAssembly.Module} rawModule @param {(i: number) => Promise<number>} op @param {number} n
  * @param {boolean} [bookkeeping]
- * @returns {{ start: (slot: number, k: number) => Promise<unknown>, counts: { takes: number, afters: number }, steps: () => number }}
+ * @returns {{ start: (k: number) => Promise<unknown>, counts: { takes: number, afters: number }, steps: () => number }}
  *   `steps`: the waits counted as steps of the turn (with bookkeeping)
  */
 function bareSuspension(rawModule, op, n, bookkeeping = false) {
@@ -298,9 +298,11 @@ function bareSuspension(rawModule, op, n, bookkeeping = false) {
   words = new Int32Array(memory.buffer);
   if (n + 1 > (memory.buffer.byteLength - layout.base) / layout.stride) throw new Error(`no room for ${n} slots`);
   const loop = WebAssembly.promising(/** @type {any} */ (new WebAssembly.Instance(rawModule, { bench: { op: gates.wrappers['bench.op'] } }).exports).op_loop);
+  let next = 0;
   return {
-    start: (slot, k) => {
-      gates.setCurrent(slot);
+    start: (k) => {
+      next = (next % n) + 1;
+      gates.setCurrent(next);
       sched.holder = null;
       return loop(k);
     },
@@ -392,7 +394,6 @@ export async function runSuite(host) {
     // The floor of the contracts: the runtime's suspension modules with the
     // least JavaScript that keeps the state they read, where this engine runs them.
     const floor = (await probeDirectWaits()).ok ? bareSuspension(rawModule, settler.op, n, true) : null;
-    let slot = 0;
     let wrong = 0;
     /** @param {() => Promise<unknown>} start */
     const round = (start) => settledRound(settler, n, start, (v) => { if (v !== k) wrong++; });
@@ -418,7 +419,7 @@ export async function runSuite(host) {
     const before = rt.stats();
     const s = await interleaved({
       raw: () => round(() => rawLoop(k)),
-      ...(floor === null ? {} : { floor: () => round(() => floor.start((slot++ % n) + 1, k)) }),
+      ...(floor === null ? {} : { floor: () => round(() => floor.start(k)) }),
       task: counted('parks', (d) => { budgetedParks += d; budgetedRounds++; }),
       // The same runtime with its turn budget lifted for the round: what
       // the event-loop turns it yields for fairness add.
@@ -510,7 +511,6 @@ export async function runSuite(host) {
     const inside = internals(rt);
     // The runtime's suspension modules with no scheduler, where this engine runs them.
     const bare = (await probeDirectWaits()).ok ? bareSuspension(rawModule, settler.op, n) : null;
-    let slot = 0;
     /** @param {(k: number) => Promise<unknown>} start */
     const round = (start) => settledRound(settler, n, () => start(k));
     let takesOff = -1;
@@ -520,7 +520,7 @@ export async function runSuite(host) {
       layer: () => round(layerLoop),
       wrapper: () => round(wrappedLoop),
       after: () => round(afterLoop),
-      ...(bare === null ? {} : { bare: () => round((j) => bare.start((slot++ % n) + 1, j)) }),
+      ...(bare === null ? {} : { bare: () => round((j) => bare.start(j)) }),
       noTakes: async () => {
         inside.allowTakes(false);
         const before = rt.stats().takes;
