@@ -7,6 +7,7 @@
 import { Runtime, suspend } from '../host/browser/index.mjs';
 import { bestMacrotask } from '../host/browser/capabilities.mjs';
 import { internals } from '../host/browser/debug.mjs';
+import { ownCopy } from '../host/browser/own-code.mjs';
 import { probeDirectWaits } from '../host/browser/engine-probe.mjs';
 import { createGates, createWrappers, CURRENT, INSTALL, LOSER, OPEN, TAKEN, WORDS_END } from '../host/browser/wasm/gates.mjs';
 import { createRegisterFile } from '../host/browser/wasm/registers.mjs';
@@ -229,10 +230,60 @@ function bareSuspension(rawModule, op, n, bookkeeping = false) {
   const waitWord = (layout.base + layout.waitWord) >> 2;
   const stride = layout.stride >> 2;
   const counts = { takes: 0, afters: 0 };
-  /** @type {Int32Array} the words, viewed once the modules are made (and the memory grew for them) */
-  let words;
-  /** @param {number} i */
-  const bareBegin = (i) => {
+  const tasks = Array.from({ length: n + 1 }, (_, slot) => new BareTask(slot));
+  const sched = { holder: /** @type {BareTask | null} */ (null), steps: 0, stepsEnd: Infinity };
+  // Code of its own, as the runtime's waits have (own-code.mjs).
+  const begin = bookkeeping
+    ? ownCopy(bookkeptWait)(memory, op, counts, waitWord, stride, tasks, sched, { BareTask, CURRENT, LOSER, OPEN, TAKEN })
+    : ownCopy(bareWait)(memory, op, counts, waitWord, stride, { CURRENT, LOSER, OPEN, TAKEN });
+  const gates = createGates([{ key: 'bench.op', params: ['i32'], results: ['i32'] }], {
+    begin: () => begin,
+    // A task that woke before the permit was opened to it (the first of a round).
+    after: (slot, value) => {
+      counts.afters++;
+      if (bookkeeping) {
+        gates.setCurrent(slot);
+        sched.holder = tasks[slot];
+      }
+      return value;
+    },
+    fail: (_slot, error) => { throw error; },
+    park: () => { throw new Error('the bare suspension modules never park'); },
+    foreign: () => { throw new Error('a bare wait outside its slot'); },
+  }, memory);
+  gates.registers.set(INSTALL, file.install);
+  createWrappers(gates, file);
+  if (n + 1 > (memory.buffer.byteLength - layout.base) / layout.stride) throw new Error(`no room for ${n} slots`);
+  const loop = WebAssembly.promising(/** @type {any} */ (new WebAssembly.Instance(rawModule, { bench: { op: gates.wrappers['bench.op'] } }).exports).op_loop);
+  let next = 0;
+  return {
+    start: (k) => {
+      next = (next % n) + 1;
+      gates.setCurrent(next);
+      sched.holder = null;
+      return loop(k);
+    },
+    counts,
+    steps: () => sched.steps,
+  };
+}
+
+/**
+ * The JavaScript side of a wait of bareSuspension() without bookkeeping: it
+ * notes a take of the permit in Wasm, marks its task's slot as one that may
+ * take it when its own wait ends, opens the permit and starts the operation.
+ * A factory each use copies (ownCopy()): it reads its parameters alone (the
+ * shared words' offsets among them, `names`).
+ * @param {WebAssembly.Memory} memory @param {(i: number) => Promise<number>} op
+ * @param {{ takes: number }} counts @param {number} waitWord @param {number} stride
+ * @param {{ CURRENT: number, LOSER: number, OPEN: number, TAKEN: number }} names
+ */
+function bareWait(memory, op, counts, waitWord, stride, names) {
+  const { CURRENT, LOSER, OPEN, TAKEN } = names;
+  /** @type {Int32Array | null} the words, viewed at the first wait (the memory grew for the modules) */
+  let words = null;
+  return (/** @type {number} */ i) => {
+    words ??= new Int32Array(memory.buffer);
     if (words[TAKEN >> 2] !== 0) {
       counts.takes++;
       words[TAKEN >> 2] = 0;
@@ -242,13 +293,26 @@ function bareSuspension(rawModule, op, n, bookkeeping = false) {
     words[OPEN >> 2] = 1;
     return op(i);
   };
-  const tasks = Array.from({ length: n + 1 }, (_, slot) => new BareTask(slot));
-  const sched = { holder: /** @type {BareTask | null} */ (null), steps: 0, stepsEnd: Infinity };
+}
+
+/**
+ * The JavaScript side of a wait of bareSuspension() with bookkeeping (see
+ * there), copied as bareWait() is.
+ * @param {WebAssembly.Memory} memory @param {(i: number) => Promise<number>} op
+ * @param {{ takes: number }} counts @param {number} waitWord @param {number} stride
+ * @param {BareTask[]} tasks  the task of each slot
+ * @param {{ holder: BareTask | null, steps: number, stepsEnd: number }} sched
+ * @param {{ BareTask: typeof BareTask, CURRENT: number, LOSER: number, OPEN: number, TAKEN: number }} names
+ */
+function bookkeptWait(memory, op, counts, waitWord, stride, tasks, sched, names) {
+  const { BareTask, CURRENT, LOSER, OPEN, TAKEN } = names;
+  /** @type {Int32Array | null} the words, viewed at the first wait (the memory grew for the modules) */
+  let words = null;
   const spec = { name: 'bench.op' };
   /** @param {AbortSignal | null} _signal @param {number} i */
   const operation = (_signal, i) => op(i);
-  /** @param {number} i */
-  const bookkeptBegin = (i) => {
+  return (/** @type {number} */ i) => {
+    words ??= new Int32Array(memory.buffer);
     const taken = words[TAKEN >> 2];
     if (taken !== 0) {
       // The take in Wasm, noted: the loser waits on as an ordinary
@@ -277,37 +341,6 @@ function bareSuspension(rawModule, op, n, bookkeeping = false) {
     words[waitWord + task.slot * stride] = 1;
     words[OPEN >> 2] = 1;
     return p;
-  };
-  const gates = createGates([{ key: 'bench.op', params: ['i32'], results: ['i32'] }], {
-    begin: () => (bookkeeping ? bookkeptBegin : bareBegin),
-    // A task that woke before the permit was opened to it (the first of a round).
-    after: (slot, value) => {
-      counts.afters++;
-      if (bookkeeping) {
-        gates.setCurrent(slot);
-        sched.holder = tasks[slot];
-      }
-      return value;
-    },
-    fail: (_slot, error) => { throw error; },
-    park: () => { throw new Error('the bare suspension modules never park'); },
-    foreign: () => { throw new Error('a bare wait outside its slot'); },
-  }, memory);
-  gates.registers.set(INSTALL, file.install);
-  createWrappers(gates, file);
-  words = new Int32Array(memory.buffer);
-  if (n + 1 > (memory.buffer.byteLength - layout.base) / layout.stride) throw new Error(`no room for ${n} slots`);
-  const loop = WebAssembly.promising(/** @type {any} */ (new WebAssembly.Instance(rawModule, { bench: { op: gates.wrappers['bench.op'] } }).exports).op_loop);
-  let next = 0;
-  return {
-    start: (k) => {
-      next = (next % n) + 1;
-      gates.setCurrent(next);
-      sched.holder = null;
-      return loop(k);
-    },
-    counts,
-    steps: () => sched.steps,
   };
 }
 

@@ -6,6 +6,7 @@
 import { adapter } from './adapters.mjs';
 import { argList } from './execution.mjs';
 import { InternalError, SnailError } from './errors.mjs';
+import { ownCopy } from './own-code.mjs';
 import { isThenable } from './promises.mjs';
 import { Status } from './status.mjs';
 import { S } from './tasks.mjs';
@@ -361,55 +362,20 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
         throw new SnailError(`suspend() option ${option} of ${label} is ${typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`}, but ${label} returns ${result}: give ${want}, or 'reject' to throw into the task`, { code: 'ERR_OPTION' });
       }
     }
-    /** @param {unknown} p */
-    const promised = (p) => {
-      if (!isThenable(p)) {
-        throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
-      }
-      return p;
-    };
-    const call = /** @type {(first: unknown, ...args: unknown[]) => unknown} */ (operation);
-    /** An operation with a context: the context knows when it settled. @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task @param {unknown[]} args */
-    const withContext = (signal, task, args) => {
-      const context = new WaitContext(signal, task, memoryOf);
-      const p = promised(call(context, ...args));
-      const settle = () => { context.settled = true; };
-      p.then(settle, settle);
-      return p;
-    };
     const contextual = options.context === true;
     // An operation that cannot see its arguments is given no signal: an
     // AbortController costs a call into the embedder in browsers.
     const seesSignal = contextual || !seesNoArguments(operation);
-    /**
-     * The operation of `n` arguments started, or its exception as a rejected
-     * promise (see WaitSpec.operationOf).
-     * @param {number} n @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task
-     * @param {unknown} a @param {unknown} b @param {unknown} c @param {unknown} d
-     */
-    const startOf = (n, signal, task, a, b, c, d) => {
-      try {
-        if (contextual) return withContext(signal, task, argList(n, a, b, c, d));
-        switch (n) {
-          case 0: return promised(call(signal));
-          case 1: return promised(call(signal, a));
-          case 2: return promised(call(signal, a, b));
-          case 3: return promised(call(signal, a, b, c));
-          default: return promised(call(signal, a, b, c, d));
-        }
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
+    // Code of its own for each import: its operation is the one function
+    // its starts call (own-code.mjs).
+    const starts = ownCopy(operationStarts)(operation, label, contextual, memoryOf, { argList, isThenable, SnailError, WaitContext });
     out[name] = suspending({
       name: label,
       describe: () => label,
       keepsArgs: false,
       seesSignal,
-      operation: contextual
-        ? (signal, task, args) => withContext(signal, task, args)
-        : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),
-      operationOf: (n) => (signal, task, a, b, c, d) => startOf(n, signal, task, a, b, c, d),
+      operation: starts.operation,
+      operationOf: starts.operationOf,
       accept: identity,
       cancelled,
       failed: (error) => (failed === REJECT ? new Rejection(error) : failed),
@@ -420,4 +386,62 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
     });
   }
   return out;
+}
+
+/**
+ * The starts of a suspend() import's operation: its call with a list of
+ * arguments (WaitSpec.operation) and with up to four (WaitSpec.operationOf),
+ * each returning the operation's promise, or its exception as a rejected one.
+ * Each import has a copy of its own (ownCopy(), in userImports()), so this
+ * reads its parameters alone, what its module has among them (`names`).
+ * @param {Function} operation @param {string} label  the import, for messages
+ * @param {boolean} contextual  the operation receives a WaitContext first
+ * @param {() => WebAssembly.Memory | null} memoryOf  the program's memory (WaitContext)
+ * @param {{ argList: typeof argList, isThenable: typeof isThenable, SnailError: typeof SnailError, WaitContext: typeof WaitContext }} names
+ * @returns {{ operation: NonNullable<WaitSpec['operation']>, operationOf: NonNullable<WaitSpec['operationOf']> }}
+ */
+function operationStarts(operation, label, contextual, memoryOf, names) {
+  const { argList, isThenable, SnailError, WaitContext } = names;
+  /** @param {unknown} p */
+  const promised = (p) => {
+    if (!isThenable(p)) {
+      throw new SnailError(`the operation of suspending import ${label} returned ${p === null ? 'null' : typeof p}, not a Promise; an operation returns one Promise covering its work and its cleanup`, { code: 'ERR_ADAPTER' });
+    }
+    return p;
+  };
+  const call = /** @type {(first: unknown, ...args: unknown[]) => unknown} */ (operation);
+  /** An operation with a context: the context knows when it settled. @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task @param {unknown[]} args */
+  const withContext = (signal, task, args) => {
+    const context = new WaitContext(signal, task, memoryOf);
+    const p = promised(call(context, ...args));
+    const settle = () => { context.settled = true; };
+    p.then(settle, settle);
+    return p;
+  };
+  /**
+   * The operation of `n` arguments started, or its exception as a rejected
+   * promise (see WaitSpec.operationOf).
+   * @param {number} n @param {AbortSignal} signal @param {import('./tasks.mjs').Task} task
+   * @param {unknown} a @param {unknown} b @param {unknown} c @param {unknown} d
+   */
+  const startOf = (n, signal, task, a, b, c, d) => {
+    try {
+      if (contextual) return withContext(signal, task, argList(n, a, b, c, d));
+      switch (n) {
+        case 0: return promised(call(signal));
+        case 1: return promised(call(signal, a));
+        case 2: return promised(call(signal, a, b));
+        case 3: return promised(call(signal, a, b, c));
+        default: return promised(call(signal, a, b, c, d));
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  return {
+    operation: contextual
+      ? (signal, task, args) => withContext(signal, task, args)
+      : (signal, _task, args) => promised(args.length === 1 ? call(signal, args[0]) : call(signal, ...args)),
+    operationOf: (n) => (signal, task, a, b, c, d) => startOf(n, signal, task, a, b, c, d),
+  };
 }

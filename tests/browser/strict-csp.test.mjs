@@ -1,0 +1,50 @@
+// A page whose Content-Security-Policy forbids evaluating strings (no
+// 'unsafe-eval'): the runtime's waits cannot have code of their own there
+// (own-code.mjs), and run on the shared code; the first copy is refused and
+// no other is tried. On the same page with no policy, the same runtimes make
+// copies. The page's own module script (pages/own-code-run.mjs) runs them:
+// the policy governs it, not a function evaluated through the browser's
+// protocol.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { BROWSER_NAME, useBrowser } from './harness.mjs';
+
+const env = useBrowser({ before, after });
+
+/**
+ * What pages/own-code-run.mjs reports on the page at `pagePath`.
+ * @param {import('node:test').TestContext} t @param {string} pagePath
+ */
+async function runOn(t, pagePath) {
+  const page = await env.browser.newPage();
+  t.after(() => page.close());
+  const response = await page.goto(`${env.server.url}${pagePath}`);
+  assert.ok(response?.ok(), `${pagePath} opens`);
+  const r = await page.evaluate(() => /** @type {any} */ (window).ownCodeRun);
+  assert.equal(r.error, undefined, r.error);
+  return r;
+}
+
+const WANT = Array(16).fill((60 * 59) / 2);
+
+test(`${BROWSER_NAME}: waits run on the shared code where the page's policy forbids evaluating strings`, async (t) => {
+  const r = await runOn(t, '/tests/browser/pages/strict-csp.html');
+  assert.equal(r.evaluates, 'EvalError', 'the policy is in force');
+  assert.deepEqual(r.results, WANT);
+  assert.deepEqual(r.yields, [100, 100]);
+  assert.deepEqual(r.own, { copies: 0, copying: false });
+  // The page's own probe and the runtime's first copy; no copy after it.
+  assert.deepEqual(r.violations.map((/** @type {string} */ d) => d.replace(/-elem$/, '')), ['script-src', 'script-src']);
+});
+
+test(`${BROWSER_NAME}: waits run on copies of their own where the page allows evaluating strings`, async (t) => {
+  const r = await runOn(t, '/tests/browser/pages/own-code.html');
+  assert.equal(r.evaluates, true);
+  assert.deepEqual(r.results, WANT);
+  assert.deepEqual(r.yields, [100, 100]);
+  assert.equal(r.own.copying, true);
+  // Each runtime: its import's operation starts, its lent wait and snail.yield's wait.
+  assert.ok(r.own.copies >= 6, `${r.own.copies} copies`);
+  assert.deepEqual(r.violations, []);
+});

@@ -1,0 +1,114 @@
+// Code of its own for each runtime's waits (own-code.mjs): copies of a
+// function made from its source, with the names it is given; the runtime's
+// waits on them, two runtimes at once; and the shared function where strings
+// may not be evaluated. The last test forbids evaluation for the rest of the
+// file (as a page's policy forbids it for the rest of the page), so it runs last.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { Runtime, suspend } from '../../host/browser/index.mjs';
+import { InternalError } from '../../host/browser/errors.mjs';
+import { ownCopies, ownCopy } from '../../host/browser/own-code.mjs';
+import { programs } from './helpers.mjs';
+
+const BENCH = path.join(programs, 'bench/bench.wasm');
+
+/** A factory that reads its parameters and a global (Math). @param {number} base @param {number} scale */
+function scaler(base, scale) {
+  return (/** @type {number} */ x) => Math.max(0, base + scale * x);
+}
+
+/** A factory that reads a name of its module, which its copy does not see. */
+const OUTSIDE = 1;
+function leaky() {
+  return () => OUTSIDE;
+}
+
+test('ownCopy_makes_a_new_function_from_the_source', () => {
+  const before = ownCopies().copies;
+  const a = ownCopy(scaler);
+  const b = ownCopy(scaler);
+  assert.notEqual(a, scaler);
+  assert.notEqual(a, b);
+  assert.equal(a(10, 2)(5), 20);
+  assert.equal(b(10, 3)(5), 25);
+  assert.equal(a(10, 2)(-100), 0, 'globals are seen');
+  assert.deepEqual(ownCopies(), { copies: before + 2, copying: true });
+  // A copy sees no name of the module (own-code-names.test.mjs keeps the runtime's copies from reading any).
+  assert.equal(leaky()(), 1);
+  assert.throws(() => ownCopy(leaky)()(), ReferenceError);
+});
+
+test('ownCopy_names_each_copy_in_stack_traces', () => {
+  const thrower = ownCopy(function failing() { return () => { throw new Error('here'); }; });
+  assert.throws(() => thrower()(), (e) => e instanceof Error && /snail-core\/failing\/\d+/.test(String(e.stack)));
+});
+
+test('ownCopy_refuses_a_function_whose_source_is_no_expression', () => {
+  const method = { make() { return 1; } }.make;
+  assert.throws(() => ownCopy(method), (e) => e instanceof InternalError && /copy of make does not parse/.test(e.message));
+  assert.equal(ownCopies().copying, true, 'a bug here is not a policy of the page');
+});
+
+/**
+ * Two runtimes of the benchmark program, each with two suspend() imports
+ * in use by eight tasks whose operations settle in shuffled order: every
+ * task returns the sum of its waits' values.
+ */
+async function twoRuntimes() {
+  const settled = [];
+  /** @param {number} i */
+  const later = (i) => new Promise((resolve) => { settled.push(() => resolve(i)); });
+  const flush = setInterval(() => {
+    for (let i = settled.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [settled[i], settled[j]] = [settled[j], settled[i]];
+    }
+    for (const settle of settled.splice(0)) settle();
+  }, 0);
+  try {
+    const made = ownCopies().copies;
+    const runtimes = await Promise.all([
+      Runtime.load(BENCH, { stdout: () => {}, imports: { bench: { op: suspend((_signal, i) => later(i)) } } }),
+      Runtime.load(BENCH, { stdout: () => {}, imports: { bench: { op: suspend((_signal, /** @type {number} */ i) => (i % 3 === 0 ? Promise.resolve(i) : later(i))) } } }),
+    ]);
+    const copies = ownCopies().copies - made;
+    const k = 60;
+    const results = await Promise.all(runtimes.flatMap((rt) => Array.from({ length: 8 }, () => rt.dispatch('op_loop', k).result)));
+    for (const rt of runtimes) await rt.close();
+    return { results, want: (k * (k - 1)) / 2, copies };
+  } finally {
+    clearInterval(flush);
+  }
+}
+
+test('runtime_waits_run_on_copies_of_their_own_in_two_runtimes_at_once', async () => {
+  const { results, want, copies } = await twoRuntimes();
+  assert.deepEqual(results, Array(16).fill(want));
+  // Each runtime: its import's operation starts, and its wait function.
+  assert.ok(copies >= 4, `${copies} copies for two runtimes`);
+});
+
+test('runtime_waits_run_on_the_shared_code_where_strings_may_not_be_evaluated', async () => {
+  const Real = globalThis.Function;
+  let refused = 0;
+  // What a Content-Security-Policy without 'unsafe-eval' does to `new Function`.
+  const Refusing = /** @type {FunctionConstructor} */ (/** @type {unknown} */ (function Function() {
+    refused++;
+    throw new EvalError('Code generation from strings disallowed for this context');
+  }));
+  Refusing.prototype = Real.prototype;
+  globalThis.Function = Refusing;
+  try {
+    const before = ownCopies().copies;
+    assert.equal(ownCopy(scaler), scaler, 'the shared function');
+    const { results, want, copies } = await twoRuntimes();
+    assert.deepEqual(results, Array(16).fill(want));
+    assert.equal(copies, 0);
+    assert.deepEqual(ownCopies(), { copies: before, copying: false });
+    assert.equal(refused, 1, 'refused once, then not asked again');
+  } finally {
+    globalThis.Function = Real;
+  }
+});
