@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { BROWSER_NAME, useBrowser } from './harness.mjs';
+import { EACH } from './pages/two-runtimes.mjs';
 
 const env = useBrowser({ before, after });
 
@@ -26,7 +27,7 @@ async function runOn(t, pagePath) {
   return r;
 }
 
-const WANT = Array(16).fill((60 * 59) / 2);
+const WANT = Array(16).fill(EACH);
 
 test(`${BROWSER_NAME}: waits run on the shared code where the page's policy forbids evaluating strings`, async (t) => {
   const r = await runOn(t, '/tests/browser/pages/strict-csp.html');

@@ -1,15 +1,16 @@
 // Code of its own for each runtime's waits (own-code.mjs): copies of a
-// function made from its source, with the names it is given; the runtime's
-// waits on them, two runtimes at once; and the shared function where strings
-// may not be evaluated. The last test forbids evaluation for the rest of the
-// file (as a page's policy forbids it for the rest of the page), so it runs last.
+// function made from its source; the runtime's waits on them, two runtimes
+// at once; and the shared function where strings may not be evaluated. The
+// last test forbids evaluation for the rest of the file (as a page's policy
+// forbids it for the rest of the page), so it runs last.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { Runtime, suspend } from '../../host/browser/index.mjs';
+import * as snail from '../../host/browser/index.mjs';
 import { InternalError } from '../../host/browser/errors.mjs';
 import { ownCopies, ownCopy } from '../../host/browser/own-code.mjs';
+import { EACH, twoRuntimes } from '../browser/pages/two-runtimes.mjs';
 import { programs } from './helpers.mjs';
 
 const BENCH = path.join(programs, 'bench/bench.wasm');
@@ -51,43 +52,19 @@ test('ownCopy_refuses_a_function_whose_source_is_no_expression', () => {
   assert.equal(ownCopies().copying, true, 'a bug here is not a policy of the page');
 });
 
-/**
- * Two runtimes of the benchmark program, each with two suspend() imports
- * in use by eight tasks whose operations settle in shuffled order: every
- * task returns the sum of its waits' values.
- */
-async function twoRuntimes() {
-  const settled = [];
-  /** @param {number} i */
-  const later = (i) => new Promise((resolve) => { settled.push(() => resolve(i)); });
-  const flush = setInterval(() => {
-    for (let i = settled.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [settled[i], settled[j]] = [settled[j], settled[i]];
-    }
-    for (const settle of settled.splice(0)) settle();
-  }, 0);
-  try {
-    const made = ownCopies().copies;
-    const runtimes = await Promise.all([
-      Runtime.load(BENCH, { stdout: () => {}, imports: { bench: { op: suspend((_signal, i) => later(i)) } } }),
-      Runtime.load(BENCH, { stdout: () => {}, imports: { bench: { op: suspend((_signal, /** @type {number} */ i) => (i % 3 === 0 ? Promise.resolve(i) : later(i))) } } }),
-    ]);
-    const copies = ownCopies().copies - made;
-    const k = 60;
-    const results = await Promise.all(runtimes.flatMap((rt) => Array.from({ length: 8 }, () => rt.dispatch('op_loop', k).result)));
-    for (const rt of runtimes) await rt.close();
-    return { results, want: (k * (k - 1)) / 2, copies };
-  } finally {
-    clearInterval(flush);
-  }
+/** The two runtimes of two-runtimes.mjs, and how many copies they made. */
+async function twoRuntimesCopying() {
+  const made = ownCopies().copies;
+  const { results, yields } = await twoRuntimes(snail, BENCH);
+  return { results, yields, copies: ownCopies().copies - made };
 }
 
 test('runtime_waits_run_on_copies_of_their_own_in_two_runtimes_at_once', async () => {
-  const { results, want, copies } = await twoRuntimes();
-  assert.deepEqual(results, Array(16).fill(want));
-  // Each runtime: its import's operation starts, and its wait function.
-  assert.ok(copies >= 4, `${copies} copies for two runtimes`);
+  const { results, yields, copies } = await twoRuntimesCopying();
+  assert.deepEqual(results, Array(16).fill(EACH));
+  assert.deepEqual(yields, [100, 100]);
+  // Each runtime: its import's operation starts, its lent wait and snail.yield's wait.
+  assert.equal(copies, 6);
 });
 
 test('runtime_waits_run_on_the_shared_code_where_strings_may_not_be_evaluated', async () => {
@@ -103,8 +80,9 @@ test('runtime_waits_run_on_the_shared_code_where_strings_may_not_be_evaluated', 
   try {
     const before = ownCopies().copies;
     assert.equal(ownCopy(scaler), scaler, 'the shared function');
-    const { results, want, copies } = await twoRuntimes();
-    assert.deepEqual(results, Array(16).fill(want));
+    const { results, yields, copies } = await twoRuntimesCopying();
+    assert.deepEqual(results, Array(16).fill(EACH));
+    assert.deepEqual(yields, [100, 100]);
     assert.equal(copies, 0);
     assert.deepEqual(ownCopies(), { copies: before, copying: false });
     assert.equal(refused, 1, 'refused once, then not asked again');
