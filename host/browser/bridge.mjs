@@ -52,12 +52,14 @@ export class Bridge {
   /**
    * @param {{ scheduler: SchedulerOptions, stackSize: number, programName: string,
    *           trace?: ((event: TraceEvent) => void) | null, maxIdleCarriers?: number,
-   *           directWaits?: boolean }} options
+   *           directWaits?: boolean, ownCode?: boolean }} options
    */
   constructor(options) {
     /** Receives every task event when set (tracing); null keeps the switch path free of it. */
     this.trace = options.trace ?? null;
     this.now = options.scheduler.now ?? (() => Date.now());
+    /** The waits of each import get code of their own (own-code.mjs). */
+    this.ownCode = options.ownCode !== false;
     this.stackSize = options.stackSize;
     this.programName = options.programName;
     /** @type {(Task | undefined)[]} the task owning each register-file slot */
@@ -128,6 +130,7 @@ export class Bridge {
       slotTasks: this.slotTasks,
       waits: this.waits,
       directWaits: options.directWaits !== false,
+      ownCode: this.ownCode,
       programName: this.programName,
       stackSize: this.stackSize,
     });
@@ -221,7 +224,7 @@ export class Bridge {
    * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]
    */
   userImports(moduleName, fields, typeOf) {
-    return userImports(moduleName, fields, typeOf, () => this.linker.memory);
+    return userImports(moduleName, fields, typeOf, () => this.linker.memory, this.ownCode);
   }
 
   /** Makes a suspending import from a wait specification (the host services' waits). @param {Parameters<typeof suspending>[0]} partial */

@@ -334,8 +334,9 @@ function endStatus(t) {
  * @param {(module: string, name: string) => import('./wasm/binary.mjs').FuncType | undefined} [typeOf]  the type the
  *   program imports a field with, where known: its `cancelled` and `failed` values must fit it
  * @param {() => WebAssembly.Memory | null} [memoryOf]  the program's memory, once instantiated (WaitContext)
+ * @param {boolean} [ownCode]  false: the operations' starts on the shared code (the ownCode option)
  */
-export function userImports(moduleName, fields, typeOf = () => undefined, memoryOf = () => null) {
+export function userImports(moduleName, fields, typeOf = () => undefined, memoryOf = () => null, ownCode = true) {
   /** @type {Record<string, unknown>} */
   const out = {};
   for (const [name, value] of Object.entries(fields)) {
@@ -368,7 +369,7 @@ export function userImports(moduleName, fields, typeOf = () => undefined, memory
     const seesSignal = contextual || !seesNoArguments(operation);
     // Code of its own for each import: its operation is the one function
     // its starts call (own-code.mjs).
-    const starts = ownCopy(operationStarts)(operation, label, contextual, memoryOf, { argList, isThenable, SnailError, WaitContext });
+    const starts = ownCopy(operationStarts, ownCode)(operation, label, contextual, memoryOf, { argList, isThenable, SnailError, WaitContext });
     out[name] = suspending({
       name: label,
       describe: () => label,

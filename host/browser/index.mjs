@@ -214,6 +214,7 @@ export class Runtime {
       stackSize,
       trace: options.trace,
       directWaits,
+      ownCode: options.ownCode,
       scheduler: {
         maxSteps: options.maxSteps,
         maxTimeMs: options.maxTimeMs,

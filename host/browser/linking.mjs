@@ -31,6 +31,7 @@ import { InternalError } from './errors.mjs';
  * @property {(Task | undefined)[]} slotTasks  the task owning each register-file slot
  * @property {import('./waits.mjs').Waits} waits  the wait path the wrappers call
  * @property {boolean} directWaits  waits may go through the suspension module
+ * @property {boolean} ownCode  the waits of each import get code of their own (own-code.mjs)
  * @property {string} programName
  * @property {number} stackSize
  */
@@ -50,6 +51,7 @@ export class ProgramLink {
     this.stackSize = hooks.stackSize;
     /** Waits go through the suspension module (one promise hop) where the engine allows. */
     this.directWaits = canWrap && hooks.directWaits;
+    this.ownCode = hooks.ownCode;
     /** @type {WebAssembly.Memory | null} see registerMemory */
     this.sharedMemory = null;
     /** @type {import('./wasm/gates.mjs').Gates | null} the first stubs of the suspension module: their memory and tables are shared by the others */
@@ -122,7 +124,7 @@ export class ProgramLink {
         } else if (this.directWaits && imp && type && wrappable(type.results)) {
           wrapped.push({ key: typeKey, params: type.params, results: type.results, module, field, spec });
         } else {
-          fields[field] = new WebAssembly.Suspending(waitFunction(this.waits, spec, false));
+          fields[field] = new WebAssembly.Suspending(waitFunction(this.waits, spec, false, -1, this.ownCode));
         }
       }
     }
@@ -130,10 +132,11 @@ export class ProgramLink {
     for (const w of wrapped) this.wrappedByKey.set(w.key, w);
     const byKey = this.wrappedByKey;
     const waits = this.waits;
+    const ownCode = this.ownCode;
     const gates = createGates(wrapped, {
       begin: (key) => {
         const w = /** @type {{ params: string[], spec: WaitSpec }} */ (byKey.get(key));
-        return waitFunction(waits, w.spec, true, w.params.length);
+        return waitFunction(waits, w.spec, true, w.params.length, ownCode);
       },
       after: (slot, value, zero) => waits.land(slot, Outcome.fulfilled, value, zero),
       fail: (slot, error, zero) => waits.land(slot, Outcome.rejected, error, zero),

@@ -46,6 +46,11 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
  *   each (default: true where the engine can suspend through it, which a probe at the
  *   first load finds out; false, or an engine that cannot, makes every wait take one
  *   more promise hop)
+ * @property {boolean} [ownCode]  give the waits of each import code of its own, made with
+ *   `new Function` from the runtime's source, so that the engine compiles them for this
+ *   runtime alone (default: true; where the page's Content-Security-Policy forbids
+ *   evaluating strings, the first copy is refused and every runtime shares the code).
+ *   false shares it from the start, and evaluates nothing a report-only policy would report
  * @property {(event: import('./bridge.mjs').TraceEvent) => void} [trace]  receives every task
  *   event (dispatch, start, suspend with what it waits on, resume, finish with how, cancel,
  *   discard, dispose), synchronously, for tracing tools
@@ -62,7 +67,7 @@ export const DEFAULT_STACK_SIZE = 32 * 1024;
 export const RUNTIME_OPTIONS = Object.freeze([
   'name', 'args', 'env', 'stdout', 'stderr', 'imports', 'stackSize', 'maxSteps', 'maxTimeMs',
   'timeCheckEvery', 'maxEntered', 'hardMaxEntered', 'macrotask', 'now', 'checkInvariants',
-  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'measureStacks', 'onTaskFailed', 'trace',
+  'services', 'permissions', 'modules', 'maxModuleBytes', 'emscripten', 'directWaits', 'ownCode', 'measureStacks', 'onTaskFailed', 'trace',
 ]);
 
 /** What each option of Runtime.load() must be, where its type alone decides. */
@@ -80,6 +85,7 @@ const OPTION_KINDS = Object.freeze({
   checkInvariants: 'a boolean',
   measureStacks: 'a boolean',
   directWaits: 'a boolean',
+  ownCode: 'a boolean',
   services: 'an object',
   permissions: 'an object',
   modules: 'a function or an object',

@@ -31,10 +31,11 @@ let copies = 0;
  * `make`'s names consistently, and the copy of its output works as well.
  * @template {(...args: any[]) => any} F
  * @param {F} make  a function declaration or expression
+ * @param {boolean} [wanted]  false: `make` itself (the runtime's ownCode option)
  * @returns {F}
  */
-export function ownCopy(make) {
-  if (!copying) return make;
+export function ownCopy(make, wanted = true) {
+  if (!wanted || !copying) return make;
   // The name and number make every source text new, so that no engine
   // hands back code it compiled for an earlier copy.
   const source = `return (${Function.prototype.toString.call(make)});\n//# sourceURL=snail-core/${make.name}/${copies + 1}`;

@@ -30,14 +30,15 @@ export const outsideTask = (name) => new SnailError(`${name} was called outside 
  * (generalWait()), which is shared.
  * @param {Waits} waits @param {WaitSpec} spec @param {boolean} direct
  * @param {number} [arity]  how many arguments the import takes, if known
+ * @param {boolean} [ownCode]  false: the common waits on the shared code too (the ownCode option)
  */
-export function waitFunction(waits, spec, direct, arity = -1) {
+export function waitFunction(waits, spec, direct, arity = -1, ownCode = true) {
   const waitWith = generalWait(waits, spec, direct);
   if (direct && arity >= 0 && arity <= 4 && spec.operationOf !== null && spec.lendable && !spec.keepsArgs && !spec.prepare && !spec.now) {
-    return ownCopy(lentWaitOf)(waits, spec, arity, waitWith, argList);
+    return ownCopy(lentWaitOf, ownCode)(waits, spec, arity, waitWith, argList);
   }
   if (direct && arity === 0 && spec.leased !== null && !spec.prepare) {
-    return ownCopy(leasedWaitOf)(waits, spec, resolvedStatus(spec.leased), waitWith, NO_ARGS);
+    return ownCopy(leasedWaitOf, ownCode)(waits, spec, resolvedStatus(spec.leased), waitWith, NO_ARGS);
   }
   // An import of no arguments (snail.yield) needs no argument list of its own.
   if (arity === 0) return () => waitWith(NO_ARGS);

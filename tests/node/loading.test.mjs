@@ -357,7 +357,7 @@ test('api: load_refuses_an_option_it_does_not_know_and_names_the_ones_it_does', 
   const rt = await Runtime.load(program('hello'), {
     name: 'hello', args: ['hello'], env: {}, stdout: () => {}, stderr: () => {}, imports: {}, stackSize: 32768,
     maxSteps: 64, maxTimeMs: 1, timeCheckEvery: 8, maxEntered: 10, hardMaxEntered: 20, checkInvariants: true,
-    modules: {}, directWaits: true, trace: () => {},
+    modules: {}, directWaits: true, ownCode: true, trace: () => {},
   });
   assert.equal(await rt.dispatch('main').result, 0);
   await rt.close();
@@ -380,6 +380,7 @@ test('api: load_refuses_options_of_the_wrong_type_before_anything_runs', async (
     ['name', 17, /^option name must be a string, got number 17$/],
     ['checkInvariants', 'yes', /^option checkInvariants must be a boolean, got "yes"$/],
     ['directWaits', 'x', /^option directWaits must be a boolean, got "x"$/],
+    ['ownCode', 1, /^option ownCode must be a boolean, got number 1$/],
     ['modules', 3, /^option modules must be a function or an object, got number 3$/],
   ];
   for (const [key, value, message] of cases) {

@@ -52,10 +52,10 @@ test('ownCopy_refuses_a_function_whose_source_is_no_expression', () => {
   assert.equal(ownCopies().copying, true, 'a bug here is not a policy of the page');
 });
 
-/** The two runtimes of two-runtimes.mjs, and how many copies they made. */
-async function twoRuntimesCopying() {
+/** The two runtimes of two-runtimes.mjs, and how many copies they made. @param {object} [options] */
+async function twoRuntimesCopying(options) {
   const made = ownCopies().copies;
-  const { results, yields } = await twoRuntimes(snail, BENCH);
+  const { results, yields } = await twoRuntimes(snail, BENCH, options);
   return { results, yields, copies: ownCopies().copies - made };
 }
 
@@ -65,6 +65,15 @@ test('runtime_waits_run_on_copies_of_their_own_in_two_runtimes_at_once', async (
   assert.deepEqual(yields, [100, 100]);
   // Each runtime: its import's operation starts, its lent wait and snail.yield's wait.
   assert.equal(copies, 6);
+});
+
+test('runtime_waits_run_on_the_shared_code_when_loaded_with_ownCode_false', async () => {
+  const { results, yields, copies } = await twoRuntimesCopying({ ownCode: false });
+  assert.deepEqual(results, Array(16).fill(EACH));
+  assert.deepEqual(yields, [100, 100]);
+  assert.equal(copies, 0);
+  assert.equal(ownCopies().copying, true, 'the option is the runtime\'s, not the page\'s');
+  await assert.rejects(snail.Runtime.load(BENCH, { ownCode: 'no' }), (e) => e instanceof snail.SnailError && e.code === 'ERR_OPTION' && /ownCode/.test(e.message));
 });
 
 test('runtime_waits_run_on_the_shared_code_where_strings_may_not_be_evaluated', async () => {

@@ -10,9 +10,10 @@ export const EACH = (60 * 59) / 2;
 /**
  * @param {{ Runtime: typeof import('../../../host/browser/index.mjs').Runtime, suspend: typeof import('../../../host/browser/index.mjs').suspend }} snail
  * @param {string} program  the benchmark program's path or URL
+ * @param {object} [options]  more options of Runtime.load
  * @returns {Promise<{ results: number[], yields: number[] }>}
  */
-export async function twoRuntimes({ Runtime, suspend }, program) {
+export async function twoRuntimes({ Runtime, suspend }, program, options = {}) {
   /** @type {(() => void)[]} */
   const settled = [];
   const later = (/** @type {number} */ i) => new Promise((resolve) => { settled.push(() => resolve(i)); });
@@ -25,8 +26,8 @@ export async function twoRuntimes({ Runtime, suspend }, program) {
   }, 0);
   try {
     const runtimes = await Promise.all([
-      Runtime.load(program, { stdout: () => {}, imports: { bench: { op: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ i) => later(i)) } } }),
-      Runtime.load(program, { stdout: () => {}, imports: { bench: { op: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ i) => (i % 3 === 0 ? Promise.resolve(i) : later(i))) } } }),
+      Runtime.load(program, { ...options, stdout: () => {}, imports: { bench: { op: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ i) => later(i)) } } }),
+      Runtime.load(program, { ...options, stdout: () => {}, imports: { bench: { op: suspend((/** @type {AbortSignal} */ _signal, /** @type {number} */ i) => (i % 3 === 0 ? Promise.resolve(i) : later(i))) } } }),
     ]);
     const results = await Promise.all(runtimes.flatMap((rt) => Array.from({ length: 8 }, () => rt.dispatch('op_loop', 60).result)));
     // snail.yield, whose wait the lease answers, has code of its own as well.
