@@ -14,7 +14,8 @@
 //
 // Where strings may not be evaluated (a Content-Security-Policy without
 // 'unsafe-eval', Trusted Types), the first copy is refused and every later
-// one is the shared function itself: the same code, compiled for all.
+// one is the shared function itself: the same code, compiled for all. A
+// runtime loaded with `ownCode: false` asks for none.
 import { InternalError } from './errors.mjs';
 
 /** Whether copies are made: until the first one is refused. */
