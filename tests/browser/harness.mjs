@@ -78,7 +78,9 @@ export const CHROMIUM_ARGS = BROWSERS.chromium.args;
  * with an ephemeral port. GET and HEAD only; paths that leave the root (`..`,
  * encoded or not, or a symlink pointing outside) get 403; missing files and
  * directories get 404.
- * @param {{ root?: string }} [options]
+ * `pageHeaders` are sent with every HTML page besides the usual ones (a
+ * Content-Security-Policy that only a header can give, for one).
+ * @param {{ root?: string, pageHeaders?: Record<string, string> }} [options]
  * @returns {Promise<{ url: string, port: number, requests: { method: string, path: string, status: number }[], close: () => Promise<void> }>}
  */
 export async function startServer(options = {}) {
@@ -117,6 +119,7 @@ export async function startServer(options = {}) {
       'content-length': resolved.size,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      ...(type.startsWith('text/html') ? options.pageHeaders : undefined),
     });
     if (req.method === 'HEAD') return res.end();
     const stream = fs.createReadStream(resolved.file);
