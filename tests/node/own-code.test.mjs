@@ -4,14 +4,16 @@
 // last test forbids evaluation for the rest of the file (as a page's policy
 // forbids it for the rest of the page), so it runs last.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 
 import * as snail from '../../host/browser/index.mjs';
 import { InternalError } from '../../host/browser/errors.mjs';
 import { ownCopies, ownCopy } from '../../host/browser/own-code.mjs';
 import { EACH, twoRuntimes } from '../browser/pages/two-runtimes.mjs';
-import { programs } from './helpers.mjs';
+import { programs, root } from './helpers.mjs';
 
 const BENCH = path.join(programs, 'bench/bench.wasm');
 
@@ -74,6 +76,26 @@ test('runtime_waits_run_on_the_shared_code_when_loaded_with_ownCode_false', asyn
   assert.equal(copies, 0);
   assert.equal(ownCopies().copying, true, 'the option is the runtime\'s, not the page\'s');
   await assert.rejects(snail.Runtime.load(BENCH, { ownCode: 'no' }), (e) => e instanceof snail.SnailError && e.code === 'ERR_OPTION' && /ownCode/.test(e.message));
+});
+
+test('runtime_waits_run_on_the_shared_code_in_a_node_that_refuses_code_from_strings', () => {
+  // Node's own switch for what a page's policy does.
+  const url = (/** @type {string} */ p) => JSON.stringify(pathToFileURL(path.join(root, p)).href);
+  const script = `
+    const snail = await import(${url('host/node/index.mjs')});
+    const { ownCopies } = await import(${url('host/browser/own-code.mjs')});
+    const { twoRuntimes } = await import(${url('tests/browser/pages/two-runtimes.mjs')});
+    const { results, yields } = await twoRuntimes(snail, ${JSON.stringify(BENCH)});
+    console.log(JSON.stringify({ results, yields, own: ownCopies() }));`;
+  const run = (/** @type {string[]} */ flags) => {
+    const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const refusing = run(['--disallow-code-generation-from-strings']);
+  assert.deepEqual(refusing, { results: Array(16).fill(EACH), yields: [100, 100], own: { copies: 0, copying: false } });
+  const copying = run([]);
+  assert.deepEqual(copying, { results: Array(16).fill(EACH), yields: [100, 100], own: { copies: 6, copying: true } });
 });
 
 test('runtime_waits_run_on_the_shared_code_where_strings_may_not_be_evaluated', async () => {
