@@ -51,6 +51,7 @@ export class ProgramLink {
     this.stackSize = hooks.stackSize;
     /** Waits go through the suspension module (one promise hop) where the engine allows. */
     this.directWaits = canWrap && hooks.directWaits;
+    /** The common waits of each import get code of their own (own-code.mjs; the ownCode option). */
     this.ownCode = hooks.ownCode;
     /** @type {WebAssembly.Memory | null} see registerMemory */
     this.sharedMemory = null;
