@@ -7,8 +7,8 @@
 import { Runtime, suspend } from '../host/browser/index.mjs';
 import { bestMacrotask } from '../host/browser/capabilities.mjs';
 import { internals } from '../host/browser/debug.mjs';
-import { ownCopy } from '../host/browser/own-code.mjs';
 import { probeDirectWaits } from '../host/browser/engine-probe.mjs';
+import { ownCopy } from '../host/browser/own-code.mjs';
 import { createGates, createWrappers, CURRENT, INSTALL, LOSER, OPEN, TAKEN, WORDS_END } from '../host/browser/wasm/gates.mjs';
 import { createRegisterFile } from '../host/browser/wasm/registers.mjs';
 import { realisticRows } from './realistic.mjs';
